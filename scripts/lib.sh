@@ -9,3 +9,14 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 log() { printf '[%s] %s\n' "$(basename "$0")" "$*" >&2; }
 die() { printf '%s: error: %s\n' "$(basename "$0")" "$*" >&2; exit 1; }
+
+# Debian's linux-source-6.12 package version: the key of the source and
+# build caches.
+linux_version() {
+	dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null ||
+		die "package linux-source-6.12 is not installed: run scripts/install-deps"
+}
+
+# The guest artifacts of this clone (kernel, perf, initramfs) are copied
+# here from the cache, so run-qemu boots what this clone built.
+GUEST_OUT="$TOP/build/guest"

@@ -1,0 +1,49 @@
+# Helpers for the test suites (sourced).  A suite prints one line per
+# check, "ok - what" or "not ok - what", details of a failure on lines
+# starting with "#"; tests/run counts the lines.
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+RUN_QEMU="$TOP/scripts/run-qemu"
+GUEST_OUT="$TOP/build/guest"
+
+ok() { echo "ok - $*"; }
+not_ok() { echo "not ok - $*"; }
+
+# diag TEXT...: detail lines for the check that follows or precedes.
+diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+
+# check DESCRIPTION COMMAND...: ok when COMMAND succeeds.
+check() {
+	local desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+# section NAME FILE: the lines of FILE between "== NAME" and the next
+# "== " header (guest commands print such headers between their parts).
+section() {
+	awk -v want="== $1" '/^== / { on = ($0 == want); next } on' "$2"
+}
+
+# perf_count EVENT < perf-stat-x-output: the count of EVENT in
+# `perf stat -x,` output ("<not counted>" and friends print as-is).
+perf_count() {
+	awk -F, -v ev="$1" '$3 == ev { print $1; found = 1; exit }
+		END { if (!found) print "missing" }'
+}
+
+# is_number X: X is a non-negative integer.
+is_number() { [[ $1 =~ ^[0-9]+$ ]]; }
+
+# within_pct A B PCT: |A - B| <= PCT% of B (integers; PCT may be 0.5).
+within_pct() {
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN {
+		d = a - b; if (d < 0) d = -d; exit !(b > 0 && d * 100 <= p * b) }'
+}
+
+# guest_run OUT PROFILE-AND-OPTIONS... -- CMD...: run a guest command,
+# its output (stdout and stderr) in OUT; returns run-qemu's status.
+guest_run() {
+	local out=$1
+	shift
+	"$RUN_QEMU" "$@" >"$out" 2>&1
+}
