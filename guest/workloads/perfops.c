@@ -10,8 +10,11 @@
  * 10 MHz on QEMU virt) has a resolution of 100 instructions; repeating
  * each operation thousands of times makes that negligible.
  *
- * usage: perfops ops [-e EVENT] [-g GROUP] [-n REPEAT]
- *            prints "op=NAME events=G instructions=X" per operation
+ * usage: perfops ops [-e EVENT[,EVENT...]] [-g GROUP] [-n REPEAT] [-o OP]
+ *            prints "op=NAME events=G instructions=X" per operation;
+ *            a list of events makes the group (leader first), -g G
+ *            repeats a single event G times; -o runs only operation OP
+ *            (open+close, enable+disable, read, mmap-read)
  *        perfops time CMD [ARGS...]
  *            runs CMD and prints "elapsed_ns=X status=S"
  *
@@ -65,13 +68,15 @@ static int parse_event(const char *name, struct perf_event_attr *attr)
 
 static int open_group(const struct perf_event_attr *proto, int n, int *fd)
 {
-	struct perf_event_attr attr = *proto;
+	struct perf_event_attr attr;
 	int i;
 
-	attr.disabled = 1;
-	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
 	for (i = 0; i < n; i++) {
+		attr = proto[i];
+		attr.disabled = !i;	/* members follow the leader */
+		attr.read_format = PERF_FORMAT_GROUP |
+				   PERF_FORMAT_TOTAL_TIME_ENABLED |
+				   PERF_FORMAT_TOTAL_TIME_RUNNING;
 		fd[i] = syscall(SYS_perf_event_open, &attr, 0, -1,
 				i ? fd[0] : -1, 0);
 		if (fd[i] < 0) {
@@ -81,7 +86,6 @@ static int open_group(const struct perf_event_attr *proto, int n, int *fd)
 				close(fd[i]);
 			return -1;
 		}
-		attr.disabled = 0;	/* members follow the leader */
 	}
 	return 0;
 }
@@ -92,10 +96,19 @@ static void close_group(int n, int *fd)
 		close(fd[n]);
 }
 
+static const char *only_op;
+
+static int want(const char *op)
+{
+	return !only_op || !strcmp(only_op, op);
+}
+
 static void report(const char *op, int n, uint64_t ns, long repeat)
 {
+	if (!want(op))
+		return;
 	printf("op=%s events=%d instructions=%.1f\n", op, n,
-	       (double)ns / (double)repeat);
+	       repeat ? (double)ns / (double)repeat : 0.0);
 }
 
 /* Read the counter behind an mmap page the way perf's user-space read
@@ -164,7 +177,7 @@ static int ops(const struct perf_event_attr *attr, int n, long repeat)
 
 	/* open + close */
 	t = now_ns();
-	for (i = 0; i < repeat; i++) {
+	for (i = 0; want("open+close") && i < repeat; i++) {
 		if (open_group(attr, n, fd))
 			return 1;
 		close_group(n, fd);
@@ -176,7 +189,7 @@ static int ops(const struct perf_event_attr *attr, int n, long repeat)
 
 	/* enable + disable of the whole group */
 	t = now_ns();
-	for (i = 0; i < repeat; i++) {
+	for (i = 0; want("enable+disable") && i < repeat; i++) {
 		ioctl(fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 		ioctl(fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 	}
@@ -185,7 +198,7 @@ static int ops(const struct perf_event_attr *attr, int n, long repeat)
 	/* read(2) of the running group */
 	ioctl(fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 	t = now_ns();
-	for (i = 0; i < repeat; i++) {
+	for (i = 0; want("read") && i < repeat; i++) {
 		if (read(fd[0], buf, sizeof(buf)) <= 0) {
 			fprintf(stderr, "perfops: read: %s\n", strerror(errno));
 			return 1;
@@ -202,12 +215,12 @@ static int ops(const struct perf_event_attr *attr, int n, long repeat)
 
 		if (mmap_read(page, &v) == 0) {
 			t = now_ns();
-			for (i = 0; i < repeat; i++) {
+			for (i = 0; want("mmap-read") && i < repeat; i++) {
 				mmap_read(page, &v);
 				sink += v;
 			}
 			report("mmap-read", n, now_ns() - t, repeat);
-		} else {
+		} else if (want("mmap-read")) {
 			printf("op=mmap-read events=%d unavailable\n", n);
 		}
 		munmap(page, (size_t)sysconf(_SC_PAGESIZE));
@@ -238,17 +251,17 @@ static int time_cmd(char **argv)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: perfops ops [-e EVENT] [-g GROUP] [-n REPEAT]\n"
+	fprintf(stderr, "usage: perfops ops [-e EVENT[,EVENT...]] [-g GROUP] [-n REPEAT] [-o OP]\n"
 			"       perfops time CMD [ARGS...]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	struct perf_event_attr attr;
-	const char *event = "instructions";
+	struct perf_event_attr attr[MAX_GROUP];
+	char *events = "instructions", *name, *save;
 	long repeat = 1000;
-	int group = 1, opt;
+	int group = 1, n = 0, opt;
 
 	if (argc < 2)
 		usage();
@@ -260,19 +273,27 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "ops"))
 		usage();
 	optind = 2;
-	while ((opt = getopt(argc, argv, "e:g:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "e:g:n:o:")) != -1) {
 		switch (opt) {
-		case 'e': event = optarg; break;
+		case 'e': events = optarg; break;
 		case 'g': group = atoi(optarg); break;
 		case 'n': repeat = atol(optarg); break;
+		case 'o': only_op = optarg; break;
 		default: usage();
 		}
 	}
-	if (group < 1 || group > MAX_GROUP || repeat < 1)
+	if (group < 1 || group > MAX_GROUP || repeat < 0)
 		usage();
-	if (parse_event(event, &attr)) {
-		fprintf(stderr, "perfops: unknown event %s\n", event);
-		return 2;
+	for (name = strtok_r(events, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		if (n == MAX_GROUP || parse_event(name, &attr[n])) {
+			fprintf(stderr, "perfops: bad event %s\n", name);
+			return 2;
+		}
+		n++;
 	}
-	return ops(&attr, group, repeat);
+	if (n == 1)
+		while (n < group)
+			attr[n++] = attr[0];
+	return ops(attr, n, repeat);
 }
