@@ -37,3 +37,6 @@ fuzz: deps
 
 clean:
 	rm -rf build
+
+bench: build
+	@bench/run

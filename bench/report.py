@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Turn bench/run's raw guest outputs into bench/results.md (stdout) and
+bench/results.png: each figure for the HPM path and the upstream SBI PMU
+path side by side, with the ratio HPM / upstream."""
+import os
+import re
+import subprocess
+import sys
+
+OPS = ["open+close", "enable+disable", "read", "mmap-read"]
+SETS = [("instructions", "1 event: instructions"),
+        ("cycles", "1 event: cycles"),
+        ("group4", "group of 4")]
+LOOP_INSNS = 100_000_000
+
+
+def sections(path):
+    out, cur = {}, None
+    if not os.path.exists(path):
+        return out
+    for line in open(path):
+        line = line.rstrip("\n")
+        if line.startswith("== "):
+            cur = line[3:]
+            out[cur] = []
+        elif cur:
+            out[cur].append(line)
+    return out
+
+
+def op_costs(path):
+    costs = {}
+    for name, lines in sections(path).items():
+        for line in lines:
+            m = re.match(r"op=(\S+) events=\d+ instructions=([\d.]+)", line)
+            if m:
+                costs[(name, m.group(1))] = float(m.group(2))
+    return costs
+
+
+def overhead(path):
+    vals = {}
+    if not os.path.exists(path):
+        return vals
+    for line in open(path):
+        m = re.match(r"(\S+) elapsed_ns=(\d+)", line)
+        if m:
+            vals[m.group(1)] = int(m.group(2))
+    acc = sections(path).get("accuracy", [])
+    for line in acc:
+        f = line.split(",")
+        if len(f) > 2 and f[0].isdigit():
+            vals["count-" + f[2]] = int(f[0])
+    return vals
+
+
+def ecalls(out, stack, op):
+    try:
+        n0 = int(open(f"{out}/{stack}.{op}.0.ecalls").read())
+        n1 = int(open(f"{out}/{stack}.{op}.200.ecalls").read())
+    except (OSError, ValueError):
+        return None
+    return (n1 - n0) / 200.0
+
+
+def fmt(v, unit=""):
+    if v is None:
+        return "n/a"
+    if isinstance(v, float) and abs(v) < 10 and unit == "%":
+        return f"{v:.3f} %"
+    if unit == "%":
+        return f"{v:.2f} %"
+    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.1f}"
+
+
+def ratio(a, b):
+    if a is None or b is None or b == 0:
+        return "n/a"
+    return f"{a / b:.2f}"
+
+
+def main():
+    out, stacks = sys.argv[1], sys.argv[2:]
+    data = {s: {"ops": op_costs(f"{out}/{s}.ops"),
+                "ov": overhead(f"{out}/{s}.overhead")} for s in stacks}
+
+    def get(stack, kind, key):
+        if stack not in data:
+            return None
+        return data[stack][kind].get(key)
+
+    rows = []
+    for key, label in SETS:
+        for op in OPS:
+            rows.append((f"{op}, {label}", get("hpm", "ops", (key, op)),
+                         get("upstream", "ops", (key, op)), ""))
+    for op in ["open+close", "enable+disable", "read"]:
+        rows.append((f"SBI calls per {op} (instructions)",
+                     ecalls(out, "hpm", op) if "hpm" in data else None,
+                     ecalls(out, "upstream", op) if "upstream" in data else None, ""))
+
+    def fixed(stack, n):
+        a, b = get(stack, "ov", f"true-{n}"), get(stack, "ov", "true-bare")
+        return None if a is None or b is None else float(a - b)
+
+    def prop(stack, n, work="loop"):
+        a, b = get(stack, "ov", f"{work}-{n}"), get(stack, "ov", f"{work}-bare")
+        f = fixed(stack, n)
+        if a is None or b is None or f is None:
+            return None
+        return (a - b - f) * 100.0 / b
+
+    for n in (2, 6, 16):
+        rows.append((f"perf stat fixed cost, {n} events (instructions)",
+                     fixed("hpm", n), fixed("upstream", n), ""))
+    for n in (2, 6, 16):
+        rows.append((f"perf stat proportional overhead, known loop, {n} events",
+                     prop("hpm", n), prop("upstream", n), "%"))
+    rows.append(("perf stat proportional overhead, matmul naive 120, 6 events",
+                 prop("hpm", 6, "matmul"), prop("upstream", 6, "matmul"), "%"))
+
+    def err(stack, ev):
+        c = get(stack, "ov", "count-" + ev)
+        return None if c is None else (c - LOOP_INSNS) * 100.0 / LOOP_INSNS
+
+    for ev in ("instructions", "r2"):
+        rows.append((f"known loop, {ev}: error against the exact count",
+                     err("hpm", ev), err("upstream", ev), "%"))
+
+    print("# Benchmarks: HPM path against upstream's SBI PMU path\n")
+    print("Same kernel image, QEMU 10 `virt`, `-icount shift=0`: every figure")
+    print("is instructions retired in all privilege modes (guest time), or a")
+    print("count of traps. HPM path: the project's test firmware and the HPM")
+    print("perf driver. Upstream path: Debian's OpenSBI 1.5.1 and the SBI PMU")
+    print("driver. Produced by `make bench` (bench/run).\n")
+    print("| figure | HPM path | SBI PMU path | ratio HPM / SBI PMU |")
+    print("|---|---|---|---|")
+    for label, h, u, unit in rows:
+        print(f"| {label} | {fmt(h, unit)} | {fmt(u, unit)} | "
+              f"{ratio(h, u) if unit != '%' else ''} |")
+    print()
+
+    # Chart: operation costs on one event (instructions), both paths.
+    dat = os.path.join(out, "chart.dat")
+    with open(dat, "w") as f:
+        for op in OPS:
+            h = get("hpm", "ops", ("instructions", op))
+            u = get("upstream", "ops", ("instructions", op))
+            f.write(f'"{op}" {h if h is not None else 0} {u if u is not None else 0}\n')
+    png = os.path.join(os.path.dirname(out), "results.png")
+    script = f"""
+set terminal pngcairo size 800,450 noenhanced
+set output '{png}'
+set title 'perf operation cost on one event (instructions retired, all modes)'
+set style data histogram
+set style histogram cluster gap 1
+set style fill solid border -1
+set logscale y
+set ylabel 'instructions'
+set grid ytics
+plot '{dat}' using 2:xtic(1) title 'HPM path', '' using 3 title 'SBI PMU path'
+"""
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, check=True,
+                       capture_output=True)
+        print("![operation costs](results.png)\n")
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"(chart not drawn: {e})\n")
+
+
+if __name__ == "__main__":
+    main()
