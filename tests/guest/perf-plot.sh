@@ -76,3 +76,24 @@ if "$TOP/scripts/perf-plot" /dev/null -o "$tmp/none.png" >/dev/null 2>&1; then
 else
 	ok "perf-plot refuses input without interval counts"
 fi
+
+# An event perf never counted is listed but not drawn; metric-only lines
+# (perf stat -M) are not events.
+cat >"$tmp/gaps.csv" <<'CSV'
+# started on Thu Jan  1 00:00:00 1970
+
+0.100000000,1000000,,instructions,100000,100.00,1.00,insn per cycle
+0.100000000,<not counted>,,r2,0,0.00,,
+0.100000000,,,,,,0.50,ipc
+0.200000000,3000000,,instructions,100000,100.00,1.00,insn per cycle
+0.200000000,<not counted>,,r2,0,0.00,,
+CSV
+if "$TOP/scripts/perf-plot" "$tmp/gaps.csv" -o "$tmp/gaps.png" --data "$tmp/gaps.dat" \
+	>"$tmp/gaps.log" 2>&1 && png_ok "$tmp/gaps.png" &&
+	grep -qx 'series 2: r2, 0 intervals (not drawn)' "$tmp/gaps.log" &&
+	[ "$(sed -n 3p "$tmp/gaps.dat")" = "0.200000 3e+07 ?" ]; then
+	ok "uncounted intervals are gaps, rates are counts per interval length"
+else
+	not_ok "uncounted intervals are gaps, rates are counts per interval length"
+	diag "$(cat "$tmp/gaps.log" "$tmp/gaps.dat" 2>/dev/null)"
+fi
