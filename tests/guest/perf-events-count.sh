@@ -44,7 +44,7 @@ print(" ".join("0 %x ffffffff ffffffff %x" % (int(c, 16), m) for c in sys.stdin.
 	fdtput -t x "$3" /pmu riscv,raw-event-to-mhpmcounters $cells
 }
 
-n=2000000	# knownloop iterations: 4M loop instructions
+n=50000000	# knownloop iterations: 10^8 loop instructions
 out="$tmp/virt"
 if ! raw_map_dtb virt qemu/virt "$tmp/virt.dtb"; then
 	not_ok "virt: device tree with the table's raw-event map"
@@ -65,9 +65,10 @@ elif ! HPM_QEMU_EXTRA="-dtb $tmp/virt.dtb" guest_run "$out" --profile virt --ico
 else
 	loop=$(section loop-inst_retired "$out" | sed -n 's/.*loop_instructions=\([0-9]*\).*/\1/p')
 	# Instructions and cycles are deterministic under icount; TLB misses
-	# a little less (hundreds of ITLB misses, mostly at exec).
+	# much less: a few hundred ITLB and store misses, mostly around exec,
+	# that vary by about 10 % from run to run.
 	for pair in loop:inst_retired:r2:2 loop:cpu_cycles:r1:2 chase:dtlb_load_miss:r10019:2 \
-		chase:itlb_miss:r10021:10 mat:dtlb_store_miss:r1001b:10; do
+		chase:itlb_miss:r10021:25 mat:dtlb_store_miss:r1001b:25; do
 		IFS=: read -r w named raw tol <<<"$pair"
 		a=$(section "$w-$named" "$out" | perf_count "$named")
 		b=$(section "$w-$raw" "$out" | perf_count "$raw")
@@ -79,8 +80,8 @@ else
 		fi
 	done
 	a=$(section loop-inst_retired "$out" | perf_count inst_retired)
-	if is_number "$a" && is_number "$loop" && [ "$a" -ge "$loop" ] && within_pct "$a" "$loop" 5; then
-		ok "virt: inst_retired of the known loop ($a) covers its $loop instructions"
+	if is_number "$a" && is_number "$loop" && [ "$a" -ge "$loop" ] && within_pct "$a" "$loop" 1; then
+		ok "virt: inst_retired of the known loop ($a) covers its $loop instructions (within 1 %)"
 	else
 		not_ok "virt: inst_retired of the known loop covers its instructions"
 		diag "inst_retired '$a', loop '$loop'"
