@@ -48,7 +48,7 @@ n=50000000	# knownloop iterations: 10^8 loop instructions
 out="$tmp/virt"
 if ! raw_map_dtb virt qemu/virt "$tmp/virt.dtb"; then
 	not_ok "virt: device tree with the table's raw-event map"
-elif ! HPM_QEMU_EXTRA="-dtb $tmp/virt.dtb" guest_run "$out" --profile virt --icount -- sh -c "
+elif ! guest_run "$out" --firmware opensbi --dtb "$tmp/virt.dtb" --profile virt --icount -- sh -c "
 	for e in inst_retired r2 cpu_cycles r1; do
 		echo \"== loop-\$e\"; perf stat -x, -o /tmp/s -e \$e knownloop $n; cat /tmp/s
 	done
@@ -111,7 +111,7 @@ PY
 out="$tmp/u74"
 if ! raw_map_dtb u74 sifive/u74 "$tmp/u74.dtb"; then
 	not_ok "u74: device tree with the table's raw-event map"
-elif ! HPM_QEMU_EXTRA="-dtb $tmp/u74.dtb" guest_run "$out" --profile u74 -- sh -c "
+elif ! guest_run "$out" --firmware opensbi --dtb "$tmp/u74.dtb" --profile u74 -- sh -c "
 	echo '== all'; perf stat -x, -o /tmp/s -e $t2 matmul naive 400 >/dev/null; cat /tmp/s
 	"; then
 	not_ok "u74: the 35 Table II events under perf stat"
