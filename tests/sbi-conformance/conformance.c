@@ -1,0 +1,883 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * HPM SBI extension conformance test: a bare-metal S-mode program that
+ * the project's firmware boots in place of Linux.  It calls every HPM
+ * function with good and bad arguments and checks the answers against
+ * shared/design/hpm-abi.md and against what the hart really does (the
+ * counters S-mode can read, whether they move), plus the SBI services
+ * the HPM work relies on.  One line per check: "ok - ..." or
+ * "not ok - ...", then SRST shutdown: reason 0 if all passed, else
+ * "system failure" (QEMU exit status 1).
+ */
+#include <stdarg.h>
+#include "sbi_hpm_abi.h"
+
+typedef unsigned long ulong;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+
+#define __str1(x)	#x
+#define __str(x)	__str1(x)
+#define csr_read(csr) ({						\
+	ulong __v;							\
+	asm volatile("csrr %0, " __str(csr) : "=r"(__v) :: "memory");	\
+	__v; })
+#define csr_write(csr, val) ({						\
+	ulong __v = (ulong)(val);					\
+	asm volatile("csrw " __str(csr) ", %0" :: "r"(__v) : "memory"); })
+#define csr_set(csr, val) ({						\
+	ulong __v = (ulong)(val);					\
+	asm volatile("csrs " __str(csr) ", %0" :: "r"(__v) : "memory"); })
+#define csr_clear(csr, val) ({						\
+	ulong __v = (ulong)(val);					\
+	asm volatile("csrc " __str(csr) ", %0" :: "r"(__v) : "memory"); })
+
+#define CSR_SSTATUS	0x100
+#define CSR_SIE		0x104
+#define CSR_SCOUNTEREN	0x106
+#define CSR_SEPC	0x141
+#define CSR_SCAUSE	0x142
+#define CSR_STVAL	0x143
+#define CSR_SIP		0x144
+#define CSR_TIME	0xc01
+#define SIP_SSIP	(1UL << 1)
+#define SIP_STIP	(1UL << 5)
+
+#define EXT_BASE	0x10
+#define EXT_TIME	0x54494d45
+#define EXT_IPI		0x735049
+#define EXT_RFENCE	0x52464e43
+#define EXT_HSM		0x48534d
+#define EXT_SRST	0x53525354
+#define EXT_DBCN	0x4442434e
+#define EXT_PMU		0x504d55
+#define EXT_UNKNOWN	0x08fffff0	/* experimental range, nobody's */
+
+#define ERR_NOT_SUPPORTED	SBI_HPM_ERR_NOT_SUPPORTED
+#define ERR_INVALID_PARAM	SBI_HPM_ERR_INVALID_PARAM
+#define ERR_DENIED		SBI_HPM_ERR_DENIED
+
+#define MAX_HARTS	8
+#define SECONDARY_MAGIC	0x5ec0d
+#define TIMEBASE_HZ	10000000UL	/* QEMU virt's timer */
+
+struct sbiret {
+	long error;
+	ulong value;
+};
+
+static struct sbiret sbi_call(ulong eid, ulong fid, ulong a0, ulong a1,
+			      ulong a2)
+{
+	register ulong r0 asm("a0") = a0;
+	register ulong r1 asm("a1") = a1;
+	register ulong r2 asm("a2") = a2;
+	register ulong r6 asm("a6") = fid;
+	register ulong r7 asm("a7") = eid;
+	struct sbiret r;
+
+	asm volatile("ecall"
+		     : "+r"(r0), "+r"(r1)
+		     : "r"(r2), "r"(r6), "r"(r7)
+		     : "memory");
+	r.error = (long)r0;
+	r.value = r1;
+	return r;
+}
+
+/* Every HPM error must come with value 0: count the ones that do not. */
+static int err_value_bad;
+
+static struct sbiret hpm(ulong fid, ulong a0, ulong a1)
+{
+	struct sbiret r = sbi_call(SBI_EXT_HPM, fid, a0, a1, 0);
+
+	if (r.error && r.value)
+		err_value_bad++;
+	return r;
+}
+
+static inline int hartid(void)
+{
+	int id;
+
+	asm volatile("mv %0, tp" : "=r"(id));
+	return id;
+}
+
+/* ---- output --------------------------------------------------------- */
+
+static char outbuf[256];
+static int outlen;
+
+static void flush(void)
+{
+	if (outlen)
+		sbi_call(EXT_DBCN, 0, (ulong)outlen, (ulong)outbuf, 0);
+	outlen = 0;
+}
+
+static void putch(char c)
+{
+	if (outlen == sizeof(outbuf))
+		flush();
+	outbuf[outlen++] = c;
+	if (c == '\n')
+		flush();
+}
+
+static void put_num(ulong v, unsigned int base)
+{
+	char b[24];
+	int n = 0;
+
+	do {
+		unsigned int d = base == 16 ? (unsigned int)(v & 15) :
+					      (unsigned int)(v % 10);
+		b[n++] = (char)(d < 10 ? '0' + d : 'a' + d - 10);
+		v = base == 16 ? v >> 4 : v / 10;
+	} while (v);
+	while (n)
+		putch(b[--n]);
+}
+
+/* %s %d %u %x %lx %lu %ld */
+static void vprint(const char *fmt, va_list ap)
+{
+	for (; *fmt; fmt++) {
+		int l = 0;
+
+		if (*fmt != '%') {
+			putch(*fmt);
+			continue;
+		}
+		if (*++fmt == 'l') {
+			l = 1;
+			fmt++;
+		}
+		switch (*fmt) {
+		case 's': {
+			const char *s = va_arg(ap, const char *);
+
+			while (*s)
+				putch(*s++);
+			break;
+		}
+		case 'd': {
+			long v = l ? va_arg(ap, long) : va_arg(ap, int);
+
+			if (v < 0) {
+				putch('-');
+				v = -v;
+			}
+			put_num((ulong)v, 10);
+			break;
+		}
+		case 'u':
+			put_num(l ? va_arg(ap, ulong) : va_arg(ap, unsigned int), 10);
+			break;
+		case 'x':
+			put_num(l ? va_arg(ap, ulong) : va_arg(ap, unsigned int), 16);
+			break;
+		default:
+			putch(*fmt);
+		}
+	}
+}
+
+static void print(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprint(fmt, ap);
+	va_end(ap);
+}
+
+static int passed, failed;
+
+static int check(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	print(cond ? "ok - " : "not ok - ");
+	va_start(ap, fmt);
+	vprint(fmt, ap);
+	va_end(ap);
+	putch('\n');
+	if (cond)
+		passed++;
+	else
+		failed++;
+	return cond;
+}
+
+static void skip(const char *what, const char *why)
+{
+	print("ok - %s # SKIP %s\n", what, why);
+	passed++;
+}
+
+static void __attribute__((noreturn)) shutdown(int failure)
+{
+	flush();
+	sbi_call(EXT_SRST, 0, 0, failure ? 1 : 0, 0);
+	for (;;)
+		asm volatile("wfi");
+}
+
+/* ---- traps ---------------------------------------------------------- */
+
+/*
+ * A probe is a single 4-byte instruction that may trap (a counter CSR
+ * read that is not allowed, a load the PMP forbids): the trap handler
+ * notes it and skips the instruction.  Any other trap ends the test.
+ */
+static volatile int probing[MAX_HARTS], faulted[MAX_HARTS];
+
+void trap_handler(void);
+void trap_handler(void)
+{
+	ulong cause = csr_read(CSR_SCAUSE), epc = csr_read(CSR_SEPC);
+	int me = hartid();
+
+	if (me < MAX_HARTS && probing[me] &&
+	    (cause == 2 || cause == 5 || cause == 7)) {
+		faulted[me] = 1;
+		csr_write(CSR_SEPC, epc + 4);
+		return;
+	}
+	print("not ok - unexpected trap on hart %d: scause 0x%lx sepc 0x%lx "
+	      "stval 0x%lx\n", me, cause, epc, csr_read(CSR_STVAL));
+	shutdown(1);
+}
+
+extern char ctr_read_table[];
+u32 probe_load(ulong addr);
+
+/* Read counter i (0..31), its high half (high = 1), or scountovf (64). */
+static int s_read(unsigned int i, int high, ulong *v)
+{
+	ulong (*stub)(void) =
+		(ulong (*)(void))(void *)(ctr_read_table + 8 * (i + 32 * high));
+	int me = hartid();
+	ulong x;
+
+	faulted[me] = 0;
+	probing[me] = 1;
+	x = stub();
+	probing[me] = 0;
+	if (faulted[me])
+		return -1;
+	*v = x;
+	return 0;
+}
+
+static int s_readable(unsigned int i)
+{
+	ulong v;
+
+	return !s_read(i, 0, &v);
+}
+
+static ulong s_ctr(unsigned int i)
+{
+	ulong v = 0;
+
+	s_read(i, 0, &v);
+	return v;
+}
+
+static ulong rdtime(void)
+{
+	return csr_read(CSR_TIME);
+}
+
+/* 2n + 1 instructions, all retired in S-mode */
+static void spin(ulong n)
+{
+	asm volatile("1: addi %0, %0, -1\n\tbnez %0, 1b" : "+r"(n));
+}
+
+static int popcount(ulong x)
+{
+	int n = 0;
+
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+}
+
+static int lowest_bit(ulong x)
+{
+	int i;
+
+	for (i = 0; i < __riscv_xlen; i++)
+		if (x & (1UL << i))
+			return i;
+	return -1;
+}
+
+/* ---- the checks ----------------------------------------------------- */
+
+static u32 info;		/* GET_INFO */
+static u32 hpm_mask;		/* implemented hpmcounters (bits 3..31) */
+static int has_sscofpmf;
+
+static void test_base(void)
+{
+	struct sbiret r;
+	static const ulong exts[] = { EXT_BASE, EXT_TIME, EXT_IPI, EXT_RFENCE,
+				      EXT_HSM, EXT_SRST, EXT_DBCN };
+	unsigned int i, bad = 0;
+
+	r = sbi_call(EXT_BASE, 0, 0, 0, 0);
+	check(!r.error && r.value == 0x02000000,
+	      "base: get_spec_version is 2.0 (0x%lx)", r.value);
+	r = sbi_call(EXT_BASE, 1, 0, 0, 0);
+	print("# impl id 0x%lx", r.value);
+	r = sbi_call(EXT_BASE, 2, 0, 0, 0);
+	print(" version 0x%lx", r.value);
+	r = sbi_call(EXT_BASE, 4, 0, 0, 0);
+	print(", mvendorid 0x%lx", r.value);
+	r = sbi_call(EXT_BASE, 5, 0, 0, 0);
+	print(" marchid 0x%lx", r.value);
+	r = sbi_call(EXT_BASE, 6, 0, 0, 0);
+	print(" mimpid 0x%lx\n", r.value);
+	check(!r.error, "base: get_mimpid succeeds");
+
+	r = sbi_call(EXT_BASE, 3, SBI_EXT_HPM, 0, 0);
+	check(!r.error && r.value, "base: probe_extension(HPM 0x%x) is available",
+	      SBI_EXT_HPM);
+	r = sbi_call(EXT_BASE, 3, EXT_PMU, 0, 0);
+	check(!r.error && !r.value, "base: probe_extension(PMU 0x504d55) is 0");
+	r = sbi_call(EXT_PMU, 0, 0, 0, 0);
+	check(r.error == ERR_NOT_SUPPORTED,
+	      "pmu: num_counters is NOT_SUPPORTED (%ld)", r.error);
+	r = sbi_call(EXT_BASE, 3, EXT_UNKNOWN, 0, 0);
+	check(!r.error && !r.value, "base: probe_extension(unknown 0x%x) is 0",
+	      EXT_UNKNOWN);
+	r = sbi_call(EXT_UNKNOWN, 0, 0, 0, 0);
+	check(r.error == ERR_NOT_SUPPORTED, "unknown EID is NOT_SUPPORTED");
+	r = sbi_call(EXT_BASE, 99, 0, 0, 0);
+	check(r.error == ERR_NOT_SUPPORTED, "base: unknown FID is NOT_SUPPORTED");
+	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		r = sbi_call(EXT_BASE, 3, exts[i], 0, 0);
+		if (r.error || !r.value) {
+			print("# extension 0x%lx missing\n", exts[i]);
+			bad++;
+		}
+	}
+	check(!bad, "base: TIME, IPI, RFENCE, HSM, SRST and DBCN are available");
+}
+
+static void test_info(void)
+{
+	struct sbiret r = hpm(SBI_EXT_HPM_GET_INFO, 0, 0);
+	u32 readable = 0;
+	ulong v;
+	int i;
+
+	info = (u32)r.value;
+	hpm_mask = info & ~7U;
+	has_sscofpmf = !s_read(32, 1, &v);	/* scountovf exists */
+	print("# GET_INFO 0x%x: %d hpmcounters, sscofpmf %d\n", info,
+	      popcount(hpm_mask), has_sscofpmf);
+	check(!r.error && (info & 7) == 7,
+	      "GET_INFO reports cycle, time and instret");
+	for (i = 0; i < 32; i++)
+		if (s_readable((unsigned int)i))
+			readable |= 1U << i;
+	check(readable == info,
+	      "GET_INFO matches the counters S-mode can read (0x%x)", readable);
+}
+
+static void test_index_checks(void)
+{
+	static const ulong counter_fids[] = {
+		SBI_EXT_HPM_GET_MCOUNTER, SBI_EXT_HPM_SET_MCOUNTER,
+		SBI_EXT_HPM_GET_UCOUNTER, SBI_EXT_HPM_SET_UCOUNTER,
+		SBI_EXT_HPM_GET_WIDTH,
+#if __riscv_xlen == 32
+		SBI_EXT_HPM_GET_MCOUNTERH, SBI_EXT_HPM_SET_MCOUNTERH,
+#endif
+	};
+	static const ulong event_fids[] = { SBI_EXT_HPM_GET_MEVENT,
+					    SBI_EXT_HPM_SET_MEVENT };
+	u32 absent = ~info;
+	int hole = lowest_bit(absent), bad = 0, bad_ns = 0;
+	unsigned int f;
+	struct sbiret r;
+	ulong i;
+
+	for (f = 0; f < sizeof(event_fids) / sizeof(event_fids[0]); f++) {
+		for (i = 0; i < 3; i++)
+			bad += hpm(event_fids[f], i, 0).error != ERR_INVALID_PARAM;
+		bad += hpm(event_fids[f], 32, 0).error != ERR_INVALID_PARAM;
+		bad += hpm(event_fids[f], ~0UL, 0).error != ERR_INVALID_PARAM;
+		if (hole >= 0)
+			bad_ns += hpm(event_fids[f], (ulong)hole, 0).error !=
+				  ERR_NOT_SUPPORTED;
+	}
+	check(!bad, "GET/SET_MEVENT: index 0..2, 32 and ~0 are INVALID_PARAM");
+	for (f = 0; f < sizeof(counter_fids) / sizeof(counter_fids[0]); f++) {
+		bad += hpm(counter_fids[f], 32, 0).error != ERR_INVALID_PARAM;
+		bad += hpm(counter_fids[f], ~0UL, 0).error != ERR_INVALID_PARAM;
+		if (hole >= 0)
+			bad_ns += hpm(counter_fids[f], (ulong)hole, 0).error !=
+				  ERR_NOT_SUPPORTED;
+	}
+	check(!bad, "counter functions: index 32 and ~0 are INVALID_PARAM");
+	if (hole >= 0)
+		check(!bad_ns, "every indexed function: unimplemented counter "
+		      "%d is NOT_SUPPORTED", hole);
+	else
+		skip("unimplemented counter is NOT_SUPPORTED", "all 32 exist");
+
+	r = hpm(SBI_EXT_HPM_SET_MCOUNTER, SBI_HPM_IDX_TIME, 0);
+	check(r.error == ERR_DENIED, "SET_MCOUNTER(time) is DENIED");
+	r = hpm(SBI_EXT_HPM_SET_UCOUNTER, SBI_HPM_IDX_TIME, 0);
+	check(r.error == ERR_DENIED, "SET_UCOUNTER(time) is DENIED");
+#if __riscv_xlen == 64
+	bad = 0;
+	for (i = 0; i < 33; i += 2) {
+		bad += hpm(SBI_EXT_HPM_GET_MCOUNTERH, i, 0).error !=
+		       ERR_NOT_SUPPORTED;
+		bad += hpm(SBI_EXT_HPM_SET_MCOUNTERH, i, 0).error !=
+		       ERR_NOT_SUPPORTED;
+	}
+	check(!bad, "GET/SET_MCOUNTERH are NOT_SUPPORTED on RV64");
+#else
+	r = hpm(SBI_EXT_HPM_SET_MCOUNTERH, SBI_HPM_IDX_TIME, 0);
+	check(r.error == ERR_DENIED, "SET_MCOUNTERH(time) is DENIED");
+#endif
+	bad = 0;
+	bad += hpm(SBI_EXT_HPM_FID_COUNT, 0, 0).error != ERR_NOT_SUPPORTED;
+	bad += hpm(0x100, 0, 0).error != ERR_NOT_SUPPORTED;
+	bad += hpm(~0UL, 0, 0).error != ERR_NOT_SUPPORTED;
+	check(!bad, "FIDs 18, 0x100 and ~0 are NOT_SUPPORTED");
+}
+
+static void test_width(void)
+{
+	int i, bad = 0;
+
+	for (i = 0; i < 32; i++) {
+		struct sbiret r = hpm(SBI_EXT_HPM_GET_WIDTH, (ulong)i, 0);
+
+		if (info & (1U << i)) {
+			if (r.error || r.value != 64) {
+				print("# width(%d) = %ld/%lu\n", i, r.error,
+				      r.value);
+				bad++;
+			}
+		} else if (r.error != ERR_NOT_SUPPORTED) {
+			bad++;
+		}
+	}
+	check(!bad, "GET_WIDTH is 64 for every implemented counter (QEMU)");
+}
+
+static void test_events(void)
+{
+	ulong minh = 0;
+	int i, bad_init = 0, bad_rt = 0, bad_minh = 0;
+
+#if __riscv_xlen == 64
+	if (has_sscofpmf)
+		minh = 1UL << 62;
+#endif
+	if (!hpm_mask) {
+		skip("GET/SET_MEVENT round trip", "no hpmcounters");
+		return;
+	}
+	for (i = 3; i < 32; i++) {
+		struct sbiret r;
+
+		if (!(hpm_mask & (1U << i)))
+			continue;
+		r = hpm(SBI_EXT_HPM_GET_MEVENT, (ulong)i, 0);
+		bad_init += r.error || r.value != 0;
+		r = hpm(SBI_EXT_HPM_SET_MEVENT, (ulong)i, 0x2);
+		bad_rt += r.error != 0;
+		r = hpm(SBI_EXT_HPM_GET_MEVENT, (ulong)i, 0);
+		bad_rt += r.error || r.value != (0x2 | minh);
+		if (minh) {
+			/* MINH stays even when the caller asks it off */
+			bad_minh += (hpm(SBI_EXT_HPM_GET_MEVENT, (ulong)i, 0).value &
+				     minh) != minh;
+		}
+		hpm(SBI_EXT_HPM_SET_MEVENT, (ulong)i, 0);
+	}
+	check(!bad_init, "GET_MEVENT is 0 on every hpmcounter after boot");
+	check(!bad_rt, "SET_MEVENT/GET_MEVENT round trip on every hpmcounter");
+	if (minh)
+		check(!bad_minh, "Sscofpmf: SET_MEVENT always sets MINH");
+	else
+		skip("Sscofpmf: SET_MEVENT always sets MINH",
+		     __riscv_xlen == 64 ? "no Sscofpmf" : "MINH is in mhpmeventh on RV32");
+}
+
+static void test_inhibit(void)
+{
+	struct sbiret r = hpm(SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0);
+	ulong inh = r.value, c0, c1, i0, i1;
+
+	check(!r.error && (inh & 7) == 0 && (inh & hpm_mask) == hpm_mask,
+	      "after boot cycle and instret run, hpmcounters are inhibited "
+	      "(0x%lx)", inh);
+	r = hpm(SBI_EXT_HPM_SET_MCOUNTINHIBIT, inh | SBI_HPM_TIME_BIT, 0);
+	check(r.error == ERR_DENIED &&
+	      hpm(SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0).value == inh,
+	      "SET_MCOUNTINHIBIT with the time bit is DENIED, changes nothing");
+	r = hpm(SBI_EXT_HPM_INHIBIT_SET, SBI_HPM_TIME_BIT | 1, 0);
+	check(r.error == ERR_DENIED &&
+	      hpm(SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0).value == inh,
+	      "INHIBIT_SET with the time bit is DENIED, changes nothing");
+
+	r = hpm(SBI_EXT_HPM_INHIBIT_SET, 0x5, 0);
+	c0 = s_ctr(0);
+	i0 = s_ctr(2);
+	spin(10000);
+	c1 = s_ctr(0);
+	i1 = s_ctr(2);
+	check(!r.error && c0 == c1 && i0 == i1,
+	      "INHIBIT_SET(cycle|instret) stops both");
+	r = hpm(SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0);
+	check((r.value & 5) == 5, "GET_MCOUNTINHIBIT shows them inhibited");
+	r = hpm(SBI_EXT_HPM_INHIBIT_CLEAR, 0x5, 0);
+	c0 = s_ctr(0);
+	i0 = s_ctr(2);
+	spin(10000);
+	c1 = s_ctr(0);
+	i1 = s_ctr(2);
+	check(!r.error && c1 != c0 && i1 - i0 >= 20000,
+	      "INHIBIT_CLEAR(cycle|instret) starts both (instret +%lu)", i1 - i0);
+
+	r = hpm(SBI_EXT_HPM_SET_MCOUNTINHIBIT, ~SBI_HPM_TIME_BIT & 0xffffffffUL, 0);
+	check(!r.error &&
+	      hpm(SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0).value ==
+	      (info & ~SBI_HPM_TIME_BIT),
+	      "SET_MCOUNTINHIBIT(all but time) reads back the implemented "
+	      "counters (WARL)");
+	r = hpm(SBI_EXT_HPM_INHIBIT_SET, ~SBI_HPM_TIME_BIT & 0xffffffffUL, 0);
+	check(!r.error && !(hpm(SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0).value &
+			    SBI_HPM_TIME_BIT),
+	      "the time bit of mcountinhibit reads 0");
+	r = hpm(SBI_EXT_HPM_SET_MCOUNTINHIBIT, inh, 0);
+	check(!r.error && hpm(SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0).value == inh,
+	      "SET_MCOUNTINHIBIT restores the boot value");
+}
+
+static void test_counting(void)
+{
+	int h = lowest_bit(hpm_mask), h2;
+	ulong v, v2, s, ins0, ins1;
+	struct sbiret r;
+
+	if (h < 0) {
+		skip("hpmcounter counting", "no hpmcounters");
+		return;
+	}
+	hpm(SBI_EXT_HPM_SET_MEVENT, (ulong)h, 0x2);
+	r = hpm(SBI_EXT_HPM_SET_MCOUNTER, (ulong)h, 0);
+	spin(1000);
+	v = hpm(SBI_EXT_HPM_GET_MCOUNTER, (ulong)h, 0).value;
+	check(!r.error && v == 0, "inhibited hpmcounter%d stays at 0", h);
+
+	ins0 = s_ctr(2);
+	r = hpm(SBI_EXT_HPM_INHIBIT_CLEAR, 1UL << h, 0);
+	spin(100000);
+	hpm(SBI_EXT_HPM_INHIBIT_SET, 1UL << h, 0);
+	ins1 = s_ctr(2);
+	v = hpm(SBI_EXT_HPM_GET_MCOUNTER, (ulong)h, 0).value;
+	print("# hpmcounter%d (event 0x2): %lu over a 200001-instruction loop, "
+	      "instret %lu\n", h, v, ins1 - ins0);
+	check(!r.error && v >= 200000 && v <= ins1 - ins0,
+	      "SET_MEVENT 0x2 makes hpmcounter%d count instructions", h);
+	spin(10000);
+	v2 = hpm(SBI_EXT_HPM_GET_MCOUNTER, (ulong)h, 0).value;
+	check(v2 == v, "INHIBIT_SET stops hpmcounter%d", h);
+	s = s_ctr((unsigned int)h);
+	r = hpm(SBI_EXT_HPM_GET_UCOUNTER, (ulong)h, 0);
+	check(!r.error && r.value == v && s == (ulong)v,
+	      "GET_UCOUNTER and S-mode hpmcounter%d read the machine counter", h);
+	r = hpm(SBI_EXT_HPM_SET_UCOUNTER, (ulong)h, 12345);
+	check(!r.error && s_ctr((unsigned int)h) == 12345,
+	      "SET_UCOUNTER writes what S-mode reads");
+	r = hpm(SBI_EXT_HPM_SET_MCOUNTER, (ulong)h, 54321);
+	check(!r.error && s_ctr((unsigned int)h) == 54321 &&
+	      hpm(SBI_EXT_HPM_GET_MCOUNTER, (ulong)h, 0).value == 54321,
+	      "SET_MCOUNTER/GET_MCOUNTER round trip");
+#if __riscv_xlen == 32
+	r = hpm(SBI_EXT_HPM_SET_MCOUNTERH, (ulong)h, 0xabc);
+	check(!r.error && hpm(SBI_EXT_HPM_GET_MCOUNTERH, (ulong)h, 0).value ==
+	      0xabc && !s_read((unsigned int)h, 1, &s) && s == 0xabc,
+	      "SET_MCOUNTERH/GET_MCOUNTERH round trip, S-mode hpmcounterh agrees");
+	hpm(SBI_EXT_HPM_SET_MCOUNTERH, (ulong)h, 0);
+#endif
+
+	/* no event: enabled but counting nothing */
+	hpm(SBI_EXT_HPM_SET_MEVENT, (ulong)h, 0);
+	hpm(SBI_EXT_HPM_SET_MCOUNTER, (ulong)h, 0);
+	hpm(SBI_EXT_HPM_INHIBIT_CLEAR, 1UL << h, 0);
+	spin(10000);
+	hpm(SBI_EXT_HPM_INHIBIT_SET, 1UL << h, 0);
+	v = hpm(SBI_EXT_HPM_GET_MCOUNTER, (ulong)h, 0).value;
+	check(v == 0, "hpmcounter%d with event 0 counts nothing (%lu)", h, v);
+
+	/* a group: two counters started and stopped by one call each */
+	h2 = lowest_bit(hpm_mask & ~(1U << h));
+	if (h2 < 0) {
+		skip("INHIBIT_CLEAR/SET start and stop a group", "one hpmcounter");
+	} else {
+		ulong both = 1UL << h | 1UL << h2, a, b, a2, b2;
+
+		hpm(SBI_EXT_HPM_SET_MEVENT, (ulong)h, 0x2);
+		hpm(SBI_EXT_HPM_SET_MEVENT, (ulong)h2, 0x1);
+		hpm(SBI_EXT_HPM_SET_MCOUNTER, (ulong)h, 0);
+		hpm(SBI_EXT_HPM_SET_MCOUNTER, (ulong)h2, 0);
+		r = hpm(SBI_EXT_HPM_INHIBIT_CLEAR, both, 0);
+		spin(10000);
+		hpm(SBI_EXT_HPM_INHIBIT_SET, both, 0);
+		a = s_ctr((unsigned int)h);
+		b = s_ctr((unsigned int)h2);
+		spin(10000);
+		a2 = s_ctr((unsigned int)h);
+		b2 = s_ctr((unsigned int)h2);
+		check(!r.error && a && b && a == a2 && b == b2,
+		      "INHIBIT_CLEAR/SET start and stop hpmcounter%d (0x2) and "
+		      "%d (0x1) together (%lu, %lu)", h, h2, a, b);
+		hpm(SBI_EXT_HPM_SET_MEVENT, (ulong)h2, 0);
+		hpm(SBI_EXT_HPM_SET_MCOUNTER, (ulong)h2, 0);
+	}
+	hpm(SBI_EXT_HPM_SET_MEVENT, (ulong)h, 0);
+	hpm(SBI_EXT_HPM_SET_MCOUNTER, (ulong)h, 0);
+
+	/* the fixed counters */
+	r = hpm(SBI_EXT_HPM_SET_MCOUNTER, SBI_HPM_IDX_INSTRET, 1000000);
+	v = s_ctr(2);
+	check(!r.error && v >= 1000000 && v < 1000000 + 100000,
+	      "SET_MCOUNTER(instret) sets the running counter");
+	s = rdtime();
+	r = hpm(SBI_EXT_HPM_GET_MCOUNTER, SBI_HPM_IDX_TIME, 0);
+	v = rdtime();
+	check(!r.error && r.value >= s && r.value <= v,
+	      "GET_MCOUNTER(time) reads the time");
+	s = s_ctr(0);
+	r = hpm(SBI_EXT_HPM_GET_UCOUNTER, SBI_HPM_IDX_CYCLE, 0);
+	v = s_ctr(0);
+	check(!r.error && r.value >= s && r.value <= v,
+	      "GET_UCOUNTER(cycle) reads the running cycle counter");
+}
+
+static void test_counteren(void)
+{
+	struct sbiret r = hpm(SBI_EXT_HPM_GET_MCOUNTEREN, 0, 0);
+	ulong ce = r.value, sc;
+	int h = lowest_bit(hpm_mask);
+
+	check(!r.error && (ce & info) == info,
+	      "GET_MCOUNTEREN: every implemented counter open to S (0x%lx)", ce);
+	r = hpm(SBI_EXT_HPM_SET_MCOUNTEREN, ce & ~SBI_HPM_TIME_BIT, 0);
+	check(r.error == ERR_DENIED &&
+	      hpm(SBI_EXT_HPM_GET_MCOUNTEREN, 0, 0).value == ce,
+	      "SET_MCOUNTEREN without TM is DENIED, changes nothing");
+	if (h >= 0) {
+		r = hpm(SBI_EXT_HPM_SET_MCOUNTEREN, ce & ~(1UL << h), 0);
+		check(!r.error && !s_readable((unsigned int)h),
+		      "SET_MCOUNTEREN without bit %d hides hpmcounter%d from S",
+		      h, h);
+		r = hpm(SBI_EXT_HPM_SET_MCOUNTEREN, ce, 0);
+		check(!r.error && s_readable((unsigned int)h),
+		      "SET_MCOUNTEREN with bit %d shows it again", h);
+	}
+	r = hpm(SBI_EXT_HPM_SET_MCOUNTEREN, 0xffffffffUL, 0);
+	check(!r.error && (hpm(SBI_EXT_HPM_GET_MCOUNTEREN, 0, 0).value & info) ==
+	      info, "SET_MCOUNTEREN(all ones) opens every implemented counter");
+
+	sc = csr_read(CSR_SCOUNTEREN);
+	r = hpm(SBI_EXT_HPM_GET_SCOUNTEREN, 0, 0);
+	check(!r.error && r.value == sc, "GET_SCOUNTEREN reads scounteren (0x%lx)",
+	      sc);
+	r = hpm(SBI_EXT_HPM_SET_SCOUNTEREN, 0x5, 0);
+	check(!r.error && csr_read(CSR_SCOUNTEREN) == 0x5 &&
+	      hpm(SBI_EXT_HPM_GET_SCOUNTEREN, 0, 0).value == 0x5,
+	      "SET_SCOUNTEREN writes scounteren");
+	hpm(SBI_EXT_HPM_SET_SCOUNTEREN, sc, 0);
+}
+
+/* ---- other harts ---------------------------------------------------- */
+
+static volatile int sec_stage[MAX_HARTS];
+static volatile ulong sec_info[MAX_HARTS], sec_event[MAX_HARTS];
+
+static void secondary_main(int me)
+{
+	int h;
+
+	sec_info[me] = hpm(SBI_EXT_HPM_GET_INFO, 0, 0).value;
+	h = lowest_bit(sec_info[me] & ~7UL);
+	if (h >= 0) {
+		hpm(SBI_EXT_HPM_SET_MEVENT, (ulong)h, 0x1);
+		sec_event[me] = hpm(SBI_EXT_HPM_GET_MEVENT, (ulong)h, 0).value;
+	}
+	__atomic_store_n(&sec_stage[me], 1, __ATOMIC_RELEASE);
+
+	/* wait for an IPI, with interrupts masked: poll sip.SSIP */
+	csr_set(CSR_SIE, SIP_SSIP);
+	while (!(csr_read(CSR_SIP) & SIP_SSIP))
+		;
+	csr_clear(CSR_SIP, SIP_SSIP);
+	__atomic_store_n(&sec_stage[me], 2, __ATOMIC_RELEASE);
+
+	/* stay in S-mode until told to stop (remote fences meanwhile) */
+	while (__atomic_load_n(&sec_stage[me], __ATOMIC_ACQUIRE) != 3)
+		;
+	if (h >= 0)
+		hpm(SBI_EXT_HPM_SET_MEVENT, (ulong)h, 0);
+	sbi_call(EXT_HSM, 1, 0, 0, 0);		/* hart_stop */
+	sec_stage[me] = -1;			/* hart_stop returned */
+	for (;;)
+		;
+}
+
+static int wait_stage(int hart, int stage)
+{
+	ulong t0 = rdtime();
+
+	while (__atomic_load_n(&sec_stage[hart], __ATOMIC_ACQUIRE) != stage)
+		if (rdtime() - t0 > 2 * TIMEBASE_HZ)
+			return 0;
+	return 1;
+}
+
+void _start(void);
+
+static void test_harts(int me)
+{
+	int other = -1, i, n = 0, h = lowest_bit(hpm_mask);
+	struct sbiret r;
+	ulong t0;
+
+	for (i = 0; i < MAX_HARTS; i++) {
+		r = sbi_call(EXT_HSM, 2, (ulong)i, 0, 0);
+		if (r.error)
+			continue;
+		n++;
+		if (i != me && other < 0 && r.value == 1)
+			other = i;
+	}
+	r = sbi_call(EXT_HSM, 2, (ulong)me, 0, 0);
+	check(!r.error && r.value == 0, "hsm: this hart is STARTED");
+	r = sbi_call(EXT_HSM, 2, 100, 0, 0);
+	check(r.error == ERR_INVALID_PARAM, "hsm: status of hart 100 is "
+	      "INVALID_PARAM");
+	r = sbi_call(EXT_IPI, 0, 1, 100, 0);
+	check(r.error == ERR_INVALID_PARAM, "ipi: hart 100 is INVALID_PARAM");
+	print("# %d hart(s)\n", n);
+	if (other < 0) {
+		skip("other harts: HSM, IPI, RFENCE, per-hart HPM", "one hart");
+		return;
+	}
+	r = sbi_call(EXT_HSM, 0, (ulong)other, (ulong)_start, SECONDARY_MAGIC);
+	check(!r.error && wait_stage(other, 1),
+	      "hsm: hart_start runs hart %d", other);
+	r = sbi_call(EXT_HSM, 0, (ulong)other, (ulong)_start, SECONDARY_MAGIC);
+	check(r.error == -6, "hsm: hart_start of a started hart is "
+	      "ALREADY_AVAILABLE");
+	check(sec_info[other] == info, "hart %d reports the same GET_INFO",
+	      other);
+	if (h >= 0) {
+		r = hpm(SBI_EXT_HPM_GET_MEVENT, (ulong)h, 0);
+		check(sec_event[other] != 0 && r.value == 0,
+		      "HPM calls act on the calling hart only");
+	}
+	r = sbi_call(EXT_IPI, 0, 1UL << other, 0, 0);
+	check(!r.error && wait_stage(other, 2), "ipi: send_ipi reaches hart %d "
+	      "as SSIP", other);
+	r = sbi_call(EXT_RFENCE, 0, 1UL << other, 0, 0);
+	check(!r.error, "rfence: remote_fence_i completes");
+	r = sbi_call(EXT_RFENCE, 1, ~0UL, ~0UL, 0);
+	check(!r.error, "rfence: remote_sfence_vma to all harts completes");
+	__atomic_store_n(&sec_stage[other], 3, __ATOMIC_RELEASE);
+	t0 = rdtime();
+	do {
+		r = sbi_call(EXT_HSM, 2, (ulong)other, 0, 0);
+	} while (r.value != 1 && rdtime() - t0 < 2 * TIMEBASE_HZ);
+	check(!r.error && r.value == 1 && sec_stage[other] == 3,
+	      "hsm: hart_stop stops hart %d", other);
+	r = sbi_call(EXT_HSM, 0, (ulong)other, (ulong)_start, SECONDARY_MAGIC);
+	sec_stage[other] = 0;
+	check(!r.error && wait_stage(other, 1), "hsm: a stopped hart starts "
+	      "again");
+	sbi_call(EXT_IPI, 0, 1UL << other, 0, 0);
+	wait_stage(other, 2);
+	__atomic_store_n(&sec_stage[other], 3, __ATOMIC_RELEASE);
+}
+
+static void test_misc(void)
+{
+	struct sbiret r;
+	ulong t0, now;
+	u32 word;
+	int me = hartid();
+
+	/* TIME: set_timer raises STIP (polled, interrupts stay masked) */
+	t0 = rdtime();
+	r = sbi_call(EXT_TIME, 0, t0 + TIMEBASE_HZ / 1000, 0, 0);
+	do
+		now = rdtime();
+	while (!(csr_read(CSR_SIP) & SIP_STIP) && now - t0 < TIMEBASE_HZ);
+	check(!r.error && (csr_read(CSR_SIP) & SIP_STIP) &&
+	      now - t0 >= TIMEBASE_HZ / 1000, "time: set_timer raises STIP "
+	      "when due");
+	sbi_call(EXT_TIME, 0, ~0UL, ~0UL, 0);
+	check(!(csr_read(CSR_SIP) & SIP_STIP),
+	      "time: set_timer(far future) clears STIP");
+
+	/* the firmware's memory is PMP-protected */
+	faulted[me] = 0;
+	probing[me] = 1;
+	word = probe_load(0x80000000UL);
+	probing[me] = 0;
+	check(faulted[me], "firmware memory is not readable from S-mode "
+	      "(0x%x)", faulted[me] ? 0 : word);
+	r = sbi_call(EXT_DBCN, 0, 4, 0x80000000UL, 0);
+	check(r.error == ERR_INVALID_PARAM, "dbcn: console_write from firmware "
+	      "memory is INVALID_PARAM");
+	r = sbi_call(EXT_DBCN, 0, 3, (ulong)"# \n", 0);
+	check(!r.error && r.value == 3, "dbcn: console_write returns the count");
+	r = sbi_call(EXT_SRST, 0, 7, 0, 0);
+	check(r.error == ERR_INVALID_PARAM, "srst: reserved type is "
+	      "INVALID_PARAM");
+	r = sbi_call(EXT_SRST, 0, 0, 2, 0);
+	check(r.error == ERR_INVALID_PARAM, "srst: reserved reason is "
+	      "INVALID_PARAM");
+}
+
+void test_entry(ulong hart, ulong arg);
+void test_entry(ulong hart, ulong arg)
+{
+	int me = (int)hart;
+
+	asm volatile("mv tp, %0" :: "r"(hart));
+	if (arg == SECONDARY_MAGIC)
+		secondary_main(me);
+
+	print("# HPM SBI conformance, RV%d, hart %d\n", __riscv_xlen, me);
+	test_base();
+	test_info();
+	test_index_checks();
+	test_width();
+	test_events();
+	test_inhibit();
+	test_counting();
+	test_counteren();
+	test_misc();
+	test_harts(me);
+	check(!err_value_bad, "every HPM error returns value 0 (%d did not)",
+	      err_value_bad);
+	print("# %d passed, %d failed\n", passed, failed);
+	shutdown(failed != 0);
+}
