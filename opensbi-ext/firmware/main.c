@@ -232,6 +232,17 @@ static void __attribute__((noreturn)) boot_hart_main(int hartid, ulong fdt,
 		  hartid, fw_hpm[hartid].implemented, fw_harts[hartid].has_sstc,
 		  fw_harts[hartid].has_sscofpmf);
 
+	/*
+	 * All-zero is the defined illegal instruction: nothing was loaded
+	 * (QEMU without -kernel).  S-mode would only fault in a loop there,
+	 * so say so and stop instead of hanging.
+	 */
+	if (!*(volatile u32 *)next_addr) {
+		fw_printf("hpmfw: nothing to boot at 0x%lx (no -kernel?), "
+			  "powering off\n", next_addr);
+		fw_power_off(1);
+	}
+
 	__atomic_store_n(&boot_done, 1, __ATOMIC_RELEASE);
 	fw_enter_smode((ulong)hartid, next_arg, next_addr, stack_top(hartid));
 }
