@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * libFuzzer target: random harts and random (FID, arg0, arg1) sequences
+ * through the HPM core, with the extension's invariants checked after
+ * every call.  Any violation aborts, which libFuzzer reports with the
+ * input that caused it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hart_model.h"
+
+struct input {
+	const unsigned char *data;
+	size_t left;
+};
+
+static unsigned long long take(struct input *in, unsigned int bytes)
+{
+	unsigned long long v = 0;
+
+	while (bytes--) {
+		v = (v << 8) | (in->left ? *in->data : 0);
+		if (in->left) {
+			in->data++;
+			in->left--;
+		}
+	}
+	return v;
+}
+
+static void violation(const char *what, unsigned long fid)
+{
+	fprintf(stderr, "HPM core invariant broken after FID %lu: %s\n", fid, what);
+	abort();
+}
+
+/* The errors each function may return (bit -err). */
+static unsigned int allowed_errors(unsigned long fid)
+{
+	const unsigned int inv = 1U << 3, ns = 1U << 2, den = 1U << 4;
+
+	switch (fid) {
+	case SBI_EXT_HPM_GET_MEVENT:
+	case SBI_EXT_HPM_SET_MEVENT:
+	case SBI_EXT_HPM_GET_MCOUNTER:
+	case SBI_EXT_HPM_GET_UCOUNTER:
+	case SBI_EXT_HPM_GET_WIDTH:
+		return inv | ns;
+	case SBI_EXT_HPM_SET_MCOUNTER:
+	case SBI_EXT_HPM_SET_UCOUNTER:
+		return inv | ns | den;
+	case SBI_EXT_HPM_GET_MCOUNTERH:
+		return HPM_XLEN == 32 ? inv | ns : ns;
+	case SBI_EXT_HPM_SET_MCOUNTERH:
+		return HPM_XLEN == 32 ? inv | ns | den : ns;
+	case SBI_EXT_HPM_SET_MCOUNTEREN:
+		return den;
+	case SBI_EXT_HPM_GET_MCOUNTINHIBIT:
+	case SBI_EXT_HPM_INHIBIT_CLEAR:
+		return ns;
+	case SBI_EXT_HPM_SET_MCOUNTINHIBIT:
+	case SBI_EXT_HPM_INHIBIT_SET:
+		return ns | den;
+	case SBI_EXT_HPM_GET_MCOUNTEREN:
+	case SBI_EXT_HPM_GET_SCOUNTEREN:
+	case SBI_EXT_HPM_SET_SCOUNTEREN:
+	case SBI_EXT_HPM_GET_INFO:
+		return 0;
+	default:
+		return ns;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	static struct hart_model model;
+	struct input in = { data, size };
+	struct hart_model_params p;
+	struct hpm_hart hart;
+	unsigned int widths[] = { 64, 40, 48, 32, 1, 63 };
+
+	memset(&p, 0, sizeof(p));
+	p.name = "fuzz";
+	p.hpm_mask = (unsigned int)take(&in, 4) & 0xfffffff8U;
+	p.hpm_width = widths[take(&in, 1) % 6];
+	p.has_mcountinhibit = take(&in, 1) & 1;
+	p.has_time = take(&in, 1) & 1;
+	p.sscofpmf = take(&in, 1) & 1;
+	p.absent_reads_zero = take(&in, 1) & 1;
+	hart_model_reset(&model, &p);
+	hpm_hart_init(&hart, &hart_model_ops, &model,
+		      p.sscofpmf ? HPM_HART_SSCOFPMF : 0);
+	if (model.stray_csr)
+		violation("init touched a CSR outside the table", 0);
+	if (hart.implemented != hart_model_implemented(&model))
+		violation("discovery found the wrong counters", 0);
+
+	while (in.left) {
+		unsigned long fid = (unsigned long)take(&in, 1);
+		hpm_ulong a0 = (hpm_ulong)take(&in, 8), a1 = (hpm_ulong)take(&in, 8);
+		struct hart_model before = model;
+		hpm_ulong value;
+		long err;
+
+		/* Favour the defined functions and small indices. */
+		if (fid & 0x80)
+			fid &= 0x1f;
+		if (a0 & 0x100)
+			a0 &= 0x3f;
+		err = hpm_handle(&hart, fid, a0, a1, &value);
+
+		if (model.stray_csr)
+			violation("touched a CSR outside the table", fid);
+		if (model.mcountinhibit & SBI_HPM_TIME_BIT)
+			violation("time inhibited", fid);
+		if (!(model.mcounteren & SBI_HPM_TIME_BIT))
+			violation("mcounteren.TM cleared", fid);
+		if (err > 0 || err < -4 ||
+		    (err && !((allowed_errors(fid) >> -err) & 1)))
+			violation("error outside the function's allowed set", fid);
+		if (err && (value || !hart_model_same(&before, &model)))
+			violation("a failed call returned a value or changed the hart", fid);
+	}
+	return 0;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * A model of one hart's counter CSRs for host tests of the HPM core:
+ * counters with a given width (WARL), counters that do not exist (they
+ * trap, as on QEMU, or read as zero, as hardwired registers do), an
+ * optional mcountinhibit and time CSR, RV32 high halves, and a record of
+ * every CSR the core touched outside the ABI's table.
+ */
+#ifndef HART_MODEL_H
+#define HART_MODEL_H
+
+#include "hpm_core.h"
+
+struct hart_model_params {
+	const char *name;
+	unsigned int hpm_mask;		/* implemented hpmcounters (bits 3..31) */
+	unsigned int hpm_width;		/* their width in bits */
+	int has_mcountinhibit;
+	int has_time;
+	int sscofpmf;
+	int absent_reads_zero;		/* absent counters read 0 instead of trapping */
+};
+
+struct hart_model {
+	struct hart_model_params p;
+	unsigned long long counter[32];	/* index as in the ABI; [1] is time */
+	unsigned long long event[32];	/* mhpmevent (RV32: low | high << 32) */
+	unsigned int mcounteren, scounteren, mcountinhibit;
+	unsigned int stray_csr;		/* first CSR outside the table, or 0 */
+	unsigned long accesses;
+};
+
+extern const struct hpm_csr_ops hart_model_ops;
+
+void hart_model_reset(struct hart_model *m, const struct hart_model_params *p);
+
+/* Counters the core should find: cycle, instret, time if any, the hpms. */
+unsigned int hart_model_implemented(const struct hart_model *m);
+
+/* 1 when the CSR-visible state of @a and @b is the same. */
+int hart_model_same(const struct hart_model *a, const struct hart_model *b);
+
+#endif

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Host unit tests of the HPM core: every function with valid and invalid
+ * arguments on each modelled hart, against the ABI table
+ * (shared/design/hpm-abi.md).  Built once per XLEN (-DHPM_XLEN=32/64).
+ * Prints one "ok - " / "not ok - " line per (hart, function group).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hart_model.h"
+
+static const struct hart_model_params harts[] = {
+	{ "29 counters", 0xfffffff8, 64, 1, 1, 0, 0 },
+	{ "14 counters (cva6)", 0x0001fff8, 64, 1, 1, 0, 0 },
+	{ "2 counters of 40 bits (u74)", 0x00000018, 40, 1, 1, 0, 0 },
+	{ "0 counters", 0, 64, 1, 1, 0, 0 },
+	{ "2 counters, no mcountinhibit", 0x00000018, 48, 0, 1, 0, 0 },
+	{ "4 counters, no time CSR, absent read 0", 0x00000078, 64, 1, 0, 0, 1 },
+	{ "16 counters, Sscofpmf", 0x0007fff8, 64, 1, 1, 1, 0 },
+};
+
+static struct hart_model model;
+static struct hpm_hart hart;
+static int failures;
+static char group[160];
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!failures++)
+		printf("not ok - XLEN %d, %s\n", HPM_XLEN, group);
+	printf("#   ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+static void begin(const char *hart_name, const char *what)
+{
+	snprintf(group, sizeof(group), "%s: %s", hart_name, what);
+	failures = 0;
+}
+
+static int end(void)
+{
+	if (model.stray_csr)
+		fail("touched CSR 0x%x, outside the ABI table", model.stray_csr);
+	if (!failures)
+		printf("ok - XLEN %d, %s\n", HPM_XLEN, group);
+	return failures != 0;
+}
+
+/* Call @fid; check the error, and that a failed call changed nothing. */
+static hpm_ulong call(unsigned long fid, hpm_ulong a0, hpm_ulong a1,
+		      long want_err)
+{
+	struct hart_model before = model;
+	hpm_ulong value = 0xdead;
+	long err = hpm_handle(&hart, fid, a0, a1, &value);
+
+	if (err != want_err)
+		fail("FID %lu (0x%llx, 0x%llx): error %ld, want %ld", fid,
+		     (unsigned long long)a0, (unsigned long long)a1, err,
+		     want_err);
+	if (err && value != 0)
+		fail("FID %lu (0x%llx): failed call returned value 0x%llx", fid,
+		     (unsigned long long)a0, (unsigned long long)value);
+	if (err && !hart_model_same(&before, &model))
+		fail("FID %lu (0x%llx): failed call changed the hart", fid,
+		     (unsigned long long)a0);
+	return value;
+}
+
+static void expect(unsigned long long got, unsigned long long want,
+		   const char *what, unsigned int idx)
+{
+	if (got != want)
+		fail("%s %u: 0x%llx, want 0x%llx", what, idx, got, want);
+}
+
+static unsigned long long mask_of(unsigned int width)
+{
+	return width >= 64 ? ~0ULL : (1ULL << width) - 1;
+}
+
+static const hpm_ulong bad_indices[] = { 32, 33, 0x100, (hpm_ulong)-1 };
+
+static void setup(const struct hart_model_params *p)
+{
+	hart_model_reset(&model, p);
+	hpm_hart_init(&hart, &hart_model_ops, &model,
+		      p->sscofpmf ? HPM_HART_SSCOFPMF : 0);
+}
+
+static int test_init(const struct hart_model_params *p)
+{
+	unsigned int i;
+
+	begin(p->name, "discovery at boot");
+	setup(p);
+	expect(hart.implemented, hart_model_implemented(&model), "implemented", 0);
+	expect(hart.has_mcountinhibit, p->has_mcountinhibit, "mcountinhibit", 0);
+	for (i = 3; i < 32; i++) {
+		if (!((p->hpm_mask >> i) & 1))
+			continue;
+		expect(model.counter[i], 0, "hpmcounter after init", i);
+		expect(model.event[i] & 0xffffffff, 0, "mhpmevent after init", i);
+	}
+	if (p->has_mcountinhibit) {
+		expect(model.mcountinhibit & 0x7, 0,
+		       "cycle/instret inhibited after init", 0);
+		expect(model.mcountinhibit & p->hpm_mask, p->hpm_mask,
+		       "hpmcounters inhibited after init", 0);
+	}
+	return end();
+}
+
+static int test_info_width(const struct hart_model_params *p)
+{
+	unsigned int i, k;
+
+	begin(p->name, "GET_INFO, GET_WIDTH");
+	setup(p);
+	expect(call(SBI_EXT_HPM_GET_INFO, 0, 0, 0), hart_model_implemented(&model),
+	       "GET_INFO", 0);
+	for (i = 0; i < 32; i++) {
+		int present = (hart_model_implemented(&model) >> i) & 1;
+		hpm_ulong w = call(SBI_EXT_HPM_GET_WIDTH, i, 0,
+				   present ? 0 : SBI_HPM_ERR_NOT_SUPPORTED);
+
+		if (present)
+			expect(w, i < 3 ? 64 : p->hpm_width, "width", i);
+	}
+	for (k = 0; k < sizeof(bad_indices) / sizeof(*bad_indices); k++)
+		call(SBI_EXT_HPM_GET_WIDTH, bad_indices[k], 0,
+		     SBI_HPM_ERR_INVALID_PARAM);
+	return end();
+}
+
+static int test_mevent(const struct hart_model_params *p)
+{
+	unsigned long long minh = 0;
+	unsigned int i, k;
+
+	begin(p->name, "GET_MEVENT, SET_MEVENT");
+	setup(p);
+	if (p->sscofpmf && HPM_XLEN == 64)
+		minh = HPM_MHPMEVENT_MINH_RV64;
+	for (i = 0; i < 3; i++) {
+		call(SBI_EXT_HPM_GET_MEVENT, i, 0, SBI_HPM_ERR_INVALID_PARAM);
+		call(SBI_EXT_HPM_SET_MEVENT, i, 2, SBI_HPM_ERR_INVALID_PARAM);
+	}
+	for (k = 0; k < sizeof(bad_indices) / sizeof(*bad_indices); k++) {
+		call(SBI_EXT_HPM_GET_MEVENT, bad_indices[k], 0,
+		     SBI_HPM_ERR_INVALID_PARAM);
+		call(SBI_EXT_HPM_SET_MEVENT, bad_indices[k], 2,
+		     SBI_HPM_ERR_INVALID_PARAM);
+	}
+	for (i = 3; i < 32; i++) {
+		hpm_ulong ev = (hpm_ulong)(0x10019 + i);
+
+		if (!((p->hpm_mask >> i) & 1)) {
+			call(SBI_EXT_HPM_GET_MEVENT, i, 0, SBI_HPM_ERR_NOT_SUPPORTED);
+			call(SBI_EXT_HPM_SET_MEVENT, i, ev, SBI_HPM_ERR_NOT_SUPPORTED);
+			continue;
+		}
+		call(SBI_EXT_HPM_SET_MEVENT, i, ev, 0);
+		expect(call(SBI_EXT_HPM_GET_MEVENT, i, 0, 0), ev | minh,
+		       "GET_MEVENT after SET_MEVENT", i);
+		if (p->sscofpmf && HPM_XLEN == 32)
+			expect(model.event[i] >> 32, HPM_MHPMEVENTH_MINH,
+			       "mhpmeventh MINH", i);
+	}
+	return end();
+}
+
+static int test_counters(const struct hart_model_params *p, int user)
+{
+	unsigned long get = user ? SBI_EXT_HPM_GET_UCOUNTER : SBI_EXT_HPM_GET_MCOUNTER;
+	unsigned long set = user ? SBI_EXT_HPM_SET_UCOUNTER : SBI_EXT_HPM_SET_MCOUNTER;
+	unsigned int i, k;
+
+	begin(p->name, user ? "GET_UCOUNTER, SET_UCOUNTER" :
+			      "GET_MCOUNTER, SET_MCOUNTER");
+	setup(p);
+	for (k = 0; k < sizeof(bad_indices) / sizeof(*bad_indices); k++) {
+		call(get, bad_indices[k], 0, SBI_HPM_ERR_INVALID_PARAM);
+		call(set, bad_indices[k], 1, SBI_HPM_ERR_INVALID_PARAM);
+	}
+	for (i = 0; i < 32; i++) {
+		int present = (hart_model_implemented(&model) >> i) & 1;
+		unsigned long long v = 0xfedcba9876543210ULL ^ i;
+		unsigned long long want;
+
+		if (!present) {
+			call(get, i, 0, SBI_HPM_ERR_NOT_SUPPORTED);
+			call(set, i, (hpm_ulong)v, SBI_HPM_ERR_NOT_SUPPORTED);
+			continue;
+		}
+		if (i == 1) {
+			expect(call(get, i, 0, 0), (hpm_ulong)model.counter[1],
+			       "time", i);
+			call(set, i, 5, SBI_HPM_ERR_DENIED);
+			continue;
+		}
+		call(set, i, (hpm_ulong)v, 0);
+		want = (hpm_ulong)v & mask_of(i < 3 ? 64 : p->hpm_width);
+		expect(call(get, i, 0, 0), want, "counter read back", i);
+		expect(model.counter[i] & 0xffffffff, want & 0xffffffff,
+		       "machine counter written", i);
+	}
+	return end();
+}
+
+static int test_counters_high(const struct hart_model_params *p)
+{
+	unsigned int i;
+
+	begin(p->name, "GET_MCOUNTERH, SET_MCOUNTERH");
+	setup(p);
+	for (i = 0; i < 34; i++) {
+		int present = i < 32 && ((hart_model_implemented(&model) >> i) & 1);
+		unsigned long long want;
+
+		if (HPM_XLEN == 64) {
+			call(SBI_EXT_HPM_GET_MCOUNTERH, i, 0, SBI_HPM_ERR_NOT_SUPPORTED);
+			call(SBI_EXT_HPM_SET_MCOUNTERH, i, 1, SBI_HPM_ERR_NOT_SUPPORTED);
+			continue;
+		}
+		if (i >= 32) {
+			call(SBI_EXT_HPM_GET_MCOUNTERH, i, 0, SBI_HPM_ERR_INVALID_PARAM);
+			call(SBI_EXT_HPM_SET_MCOUNTERH, i, 1, SBI_HPM_ERR_INVALID_PARAM);
+			continue;
+		}
+		if (!present) {
+			call(SBI_EXT_HPM_GET_MCOUNTERH, i, 0, SBI_HPM_ERR_NOT_SUPPORTED);
+			call(SBI_EXT_HPM_SET_MCOUNTERH, i, 1, SBI_HPM_ERR_NOT_SUPPORTED);
+			continue;
+		}
+		if (i == 1) {
+			expect(call(SBI_EXT_HPM_GET_MCOUNTERH, i, 0, 0),
+			       model.counter[1] >> 32, "timeh", i);
+			call(SBI_EXT_HPM_SET_MCOUNTERH, i, 1, SBI_HPM_ERR_DENIED);
+			continue;
+		}
+		call(SBI_EXT_HPM_SET_MCOUNTER, i, 0x89abcdef, 0);
+		call(SBI_EXT_HPM_SET_MCOUNTERH, i, 0xffffffff, 0);
+		want = (0xffffffff89abcdefULL & mask_of(i < 3 ? 64 : p->hpm_width));
+		expect(call(SBI_EXT_HPM_GET_MCOUNTERH, i, 0, 0), want >> 32,
+		       "high half", i);
+		expect(call(SBI_EXT_HPM_GET_MCOUNTER, i, 0, 0), want & 0xffffffff,
+		       "low half kept", i);
+	}
+	return end();
+}
+
+static int test_enables(const struct hart_model_params *p)
+{
+	unsigned int impl;
+
+	begin(p->name, "mcounteren, scounteren");
+	setup(p);
+	impl = hart_model_implemented(&model);
+	expect(call(SBI_EXT_HPM_GET_MCOUNTEREN, 0, 0, 0), model.mcounteren,
+	       "GET_MCOUNTEREN", 0);
+	call(SBI_EXT_HPM_SET_MCOUNTEREN, 0, 0, SBI_HPM_ERR_DENIED);
+	call(SBI_EXT_HPM_SET_MCOUNTEREN, 0xfffffffd, 0, SBI_HPM_ERR_DENIED);
+	call(SBI_EXT_HPM_SET_MCOUNTEREN, 0xffffffff, 0, 0);
+	expect(call(SBI_EXT_HPM_GET_MCOUNTEREN, 0, 0, 0), impl | 0x2,
+	       "mcounteren keeps only implemented bits", 0);
+	call(SBI_EXT_HPM_SET_MCOUNTEREN, 0x2, 0, 0);
+	expect(model.mcounteren, 0x2, "mcounteren = TM only", 0);
+
+	call(SBI_EXT_HPM_SET_SCOUNTEREN, 0xffffffff, 0, 0);
+	expect(call(SBI_EXT_HPM_GET_SCOUNTEREN, 0, 0, 0), impl,
+	       "scounteren keeps only implemented bits", 0);
+	call(SBI_EXT_HPM_SET_SCOUNTEREN, 0, 0, 0);
+	expect(call(SBI_EXT_HPM_GET_SCOUNTEREN, 0, 0, 0), 0, "scounteren", 0);
+	return end();
+}
+
+static int test_inhibit(const struct hart_model_params *p)
+{
+	unsigned long fids[] = { SBI_EXT_HPM_GET_MCOUNTINHIBIT,
+				 SBI_EXT_HPM_SET_MCOUNTINHIBIT,
+				 SBI_EXT_HPM_INHIBIT_SET,
+				 SBI_EXT_HPM_INHIBIT_CLEAR };
+	unsigned int impl, i, hpm;
+
+	begin(p->name, "mcountinhibit, INHIBIT_SET, INHIBIT_CLEAR");
+	setup(p);
+	impl = hart_model_implemented(&model);
+	if (!p->has_mcountinhibit) {
+		for (i = 0; i < 4; i++)
+			call(fids[i], 0x8, 0, SBI_HPM_ERR_NOT_SUPPORTED);
+		return end();
+	}
+	call(SBI_EXT_HPM_SET_MCOUNTINHIBIT, 0x2, 0, SBI_HPM_ERR_DENIED);
+	call(SBI_EXT_HPM_INHIBIT_SET, 0xffffffff, 0, SBI_HPM_ERR_DENIED);
+	call(SBI_EXT_HPM_SET_MCOUNTINHIBIT, 0xfffffffd, 0, 0);
+	expect(call(SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0, 0), impl & ~0x2U,
+	       "mcountinhibit keeps only implemented bits", 0);
+	call(SBI_EXT_HPM_SET_MCOUNTINHIBIT, 0, 0, 0);
+	expect(call(SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0, 0), 0, "cleared", 0);
+
+	/* INHIBIT_SET and INHIBIT_CLEAR touch only the bits they name. */
+	hpm = p->hpm_mask & ~0x7U;
+	call(SBI_EXT_HPM_INHIBIT_SET, 0x1, 0, 0);
+	call(SBI_EXT_HPM_INHIBIT_SET, hpm & 0x0000aaa8, 0, 0);
+	expect(model.mcountinhibit, 0x1 | (hpm & 0xaaa8),
+	       "after INHIBIT_SET", 0);
+	call(SBI_EXT_HPM_INHIBIT_CLEAR, 0x3, 0, 0);
+	expect(model.mcountinhibit, hpm & 0xaaa8, "after INHIBIT_CLEAR", 0);
+	call(SBI_EXT_HPM_INHIBIT_SET, 0xfffffffd, 0, 0);
+	expect(model.mcountinhibit, impl & ~0x2U, "group stop", 0);
+	call(SBI_EXT_HPM_INHIBIT_CLEAR, hpm & 0x18, 0, 0);
+	expect(model.mcountinhibit, impl & ~0x2U & ~(hpm & 0x18),
+	       "group start", 0);
+	return end();
+}
+
+static int test_unknown(const struct hart_model_params *p)
+{
+	unsigned long fids[] = { SBI_EXT_HPM_FID_COUNT, 19, 100, 0x80000000UL,
+				 ~0UL };
+	unsigned int i;
+
+	begin(p->name, "unknown FIDs");
+	setup(p);
+	for (i = 0; i < sizeof(fids) / sizeof(*fids); i++)
+		call(fids[i], 3, 2, SBI_HPM_ERR_NOT_SUPPORTED);
+	return end();
+}
+
+int main(void)
+{
+	unsigned int h;
+	int failed = 0;
+
+	for (h = 0; h < sizeof(harts) / sizeof(*harts); h++) {
+		const struct hart_model_params *p = &harts[h];
+
+		failed |= test_init(p);
+		failed |= test_info_width(p);
+		failed |= test_mevent(p);
+		failed |= test_counters(p, 0);
+		failed |= test_counters(p, 1);
+		failed |= test_counters_high(p);
+		failed |= test_enables(p);
+		failed |= test_inhibit(p);
+		failed |= test_unknown(p);
+	}
+	return failed;
+}
