@@ -823,8 +823,9 @@ static void test_harts(int me)
 	} while (r.value != 1 && rdtime() - t0 < 2 * TIMEBASE_HZ);
 	check(!r.error && r.value == 1 && sec_stage[other] == 3,
 	      "hsm: hart_stop stops hart %d", other);
+	/* Reset the stage before the start: the hart may reach 1 at once. */
+	__atomic_store_n(&sec_stage[other], 0, __ATOMIC_RELEASE);
 	r = sbi_call(EXT_HSM, 0, (ulong)other, (ulong)_start, SECONDARY_MAGIC);
-	sec_stage[other] = 0;
 	check(!r.error && wait_stage(other, 1), "hsm: a stopped hart starts "
 	      "again");
 	sbi_call(EXT_IPI, 0, 1UL << other, 0, 0);

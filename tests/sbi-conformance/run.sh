@@ -72,15 +72,17 @@ run_one() {
 		echo "ok - $name: $np checks passed"
 		return
 	fi
+	failed=1
 	echo "not ok - $name: exit $rc, $np passed, $nf failed"
 	[ "$info" = "$want_info" ] || echo "# GET_INFO '$info', profile wants $want_info"
 	[ "$ids" = "$want_ids" ] || echo "# ids '$ids', profile wants $want_ids"
 	grep -E '^not ok - |unhandled trap|^run-qemu: ' "$out" | sed 's/^/# /'
 }
 
+failed=0
 for p in "${profiles[@]}"; do
 	conf="$top/qemu-config/$p.conf"
-	[ -f "$conf" ] || { echo "not ok - no profile $p"; continue; }
+	[ -f "$conf" ] || { echo "not ok - no profile $p"; failed=1; continue; }
 	# shellcheck source=/dev/null
 	. "$conf"
 	want_info=$(info_mask "$PMU_COUNTERS")
@@ -92,5 +94,8 @@ for p in "${profiles[@]}"; do
 		done
 	done
 	# the profiles have no Sscofpmf: one run with it for the MINH rule
-	[ "$p" = virt ] && run_one "$p" 64 2 1 1
+	if [ "$p" = virt ]; then
+		run_one "$p" 64 2 1 1
+	fi
 done
+exit "$failed"
