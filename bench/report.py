@@ -99,6 +99,24 @@ def main():
                      ecalls(out, "hpm", op) if "hpm" in data else None,
                      ecalls(out, "upstream", op) if "upstream" in data else None, ""))
 
+    def sbicost(stack, name):
+        path = f"{out}/{stack}.sbicost"
+        if stack not in data or not os.path.exists(path):
+            return None
+        for line in open(path):
+            f = line.split()
+            if len(f) == 4 and f[:2] == ["#", "cost"] and f[2] == name:
+                return float(f[3])
+        return None
+
+    rows.append(("SBI round trip, BASE get_spec_version (instructions)",
+                 sbicost("hpm", "base_get_spec_version"),
+                 sbicost("upstream", "base_get_spec_version"), ""))
+    for name in ("SET_MEVENT", "SET_MCOUNTER", "INHIBIT_SET", "INHIBIT_CLEAR",
+                 "GET_MCOUNTER", "GET_INFO"):
+        rows.append((f"HPM call round trip, {name} (instructions)",
+                     sbicost("hpm", name), None, ""))
+
     def fixed(stack, n):
         a, b = get(stack, "ov", f"true-{n}"), get(stack, "ov", "true-bare")
         return None if a is None or b is None else float(a - b)

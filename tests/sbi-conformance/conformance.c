@@ -40,6 +40,7 @@ typedef unsigned long long u64;
 #define CSR_STVAL	0x143
 #define CSR_SIP		0x144
 #define CSR_TIME	0xc01
+#define CSR_INSTRET	0xc02
 #define SIP_SSIP	(1UL << 1)
 #define SIP_STIP	(1UL << 5)
 
@@ -873,6 +874,54 @@ static void test_misc(void)
 	      "INVALID_PARAM");
 }
 
+/*
+ * Round-trip cost of each call, for the benchmarks (bench/run): under
+ * QEMU's -icount, instret counts the instructions of every privilege
+ * mode, so this is what one call costs from S-mode through the firmware
+ * and back.  Not a check: printed as "# cost NAME INSTRUCTIONS".
+ */
+static void report_cost(const char *name, ulong eid, ulong fid, ulong a0,
+			ulong a1)
+{
+	const ulong n = 64;
+	ulong i, t0, t1;
+
+	sbi_call(eid, fid, a0, a1, 0);		/* warm the caches' state */
+	t0 = csr_read(CSR_INSTRET);
+	for (i = 0; i < n; i++)
+		sbi_call(eid, fid, a0, a1, 0);
+	t1 = csr_read(CSR_INSTRET);
+	print("# cost %s %lu\n", name, (t1 - t0) / n);
+}
+
+static void report_costs(void)
+{
+	int h = lowest_bit(hpm_mask);
+	ulong hx = h >= 0 ? (ulong)h : 0, bit = 1UL << hx;
+	ulong mcen = hpm(SBI_EXT_HPM_GET_MCOUNTEREN, 0, 0).value;
+	ulong scen = hpm(SBI_EXT_HPM_GET_SCOUNTEREN, 0, 0).value;
+	ulong inh = hpm(SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0).value;
+
+	report_cost("base_get_spec_version", 0x10, 0, 0, 0);
+	report_cost("GET_MEVENT", SBI_EXT_HPM, SBI_EXT_HPM_GET_MEVENT, hx, 0);
+	report_cost("SET_MEVENT", SBI_EXT_HPM, SBI_EXT_HPM_SET_MEVENT, hx, 0);
+	report_cost("GET_MCOUNTER", SBI_EXT_HPM, SBI_EXT_HPM_GET_MCOUNTER, 0, 0);
+	report_cost("SET_MCOUNTER", SBI_EXT_HPM, SBI_EXT_HPM_SET_MCOUNTER, hx, 0);
+	report_cost("GET_UCOUNTER", SBI_EXT_HPM, SBI_EXT_HPM_GET_UCOUNTER, 0, 0);
+	report_cost("SET_UCOUNTER", SBI_EXT_HPM, SBI_EXT_HPM_SET_UCOUNTER, hx, 0);
+	report_cost("GET_MCOUNTEREN", SBI_EXT_HPM, SBI_EXT_HPM_GET_MCOUNTEREN, 0, 0);
+	report_cost("SET_MCOUNTEREN", SBI_EXT_HPM, SBI_EXT_HPM_SET_MCOUNTEREN, mcen, 0);
+	report_cost("GET_SCOUNTEREN", SBI_EXT_HPM, SBI_EXT_HPM_GET_SCOUNTEREN, 0, 0);
+	report_cost("SET_SCOUNTEREN", SBI_EXT_HPM, SBI_EXT_HPM_SET_SCOUNTEREN, scen, 0);
+	report_cost("GET_MCOUNTINHIBIT", SBI_EXT_HPM, SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0);
+	report_cost("SET_MCOUNTINHIBIT", SBI_EXT_HPM, SBI_EXT_HPM_SET_MCOUNTINHIBIT, inh, 0);
+	report_cost("GET_INFO", SBI_EXT_HPM, SBI_EXT_HPM_GET_INFO, 0, 0);
+	report_cost("GET_WIDTH", SBI_EXT_HPM, SBI_EXT_HPM_GET_WIDTH, 0, 0);
+	report_cost("INHIBIT_SET", SBI_EXT_HPM, SBI_EXT_HPM_INHIBIT_SET, bit, 0);
+	report_cost("INHIBIT_CLEAR", SBI_EXT_HPM, SBI_EXT_HPM_INHIBIT_CLEAR, bit, 0);
+	hpm(SBI_EXT_HPM_SET_MCOUNTINHIBIT, inh, 0);
+}
+
 void test_entry(ulong hart, ulong arg);
 void test_entry(ulong hart, ulong arg)
 {
@@ -895,6 +944,7 @@ void test_entry(ulong hart, ulong arg)
 	test_harts(me);
 	check(!err_value_bad, "every HPM error returns value 0 (%d did not)",
 	      err_value_bad);
+	report_costs();
 	print("# %d passed, %d failed\n", passed, failed);
 	shutdown(failed != 0);
 }
