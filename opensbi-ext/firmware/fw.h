@@ -8,6 +8,7 @@
 
 #include "fw_layout.h"
 #include "hpm_core.h"
+#include "bare_riscv.h"
 
 typedef unsigned char u8;
 typedef unsigned short u16;
@@ -15,23 +16,6 @@ typedef unsigned int u32;
 typedef unsigned long long u64;
 typedef unsigned long ulong;
 typedef long slong;
-
-#define __stringify_1(x)	#x
-#define __stringify(x)		__stringify_1(x)
-
-#define csr_read(csr) ({						\
-	ulong __v;							\
-	asm volatile("csrr %0, " __stringify(csr) : "=r"(__v) :: "memory"); \
-	__v; })
-#define csr_write(csr, val) ({						\
-	ulong __v = (ulong)(val);					\
-	asm volatile("csrw " __stringify(csr) ", %0" :: "rK"(__v) : "memory"); })
-#define csr_set(csr, val) ({						\
-	ulong __v = (ulong)(val);					\
-	asm volatile("csrs " __stringify(csr) ", %0" :: "rK"(__v) : "memory"); })
-#define csr_clear(csr, val) ({						\
-	ulong __v = (ulong)(val);					\
-	asm volatile("csrc " __stringify(csr) ", %0" :: "rK"(__v) : "memory"); })
 
 /* CSR numbers (privileged spec). */
 #define CSR_SSTATUS	0x100

@@ -17,15 +17,6 @@
 #define SBI_IMPL_ID		0x48504d46
 #define SBI_IMPL_VERSION	0x00000001	/* 0.1: major << 16 | minor */
 
-#define EXT_LEGACY_PUTCHAR	0x01
-#define EXT_LEGACY_GETCHAR	0x02
-#define EXT_BASE		0x10
-#define EXT_TIME		0x54494d45
-#define EXT_IPI			0x735049
-#define EXT_RFENCE		0x52464e43
-#define EXT_HSM			0x48534d
-#define EXT_SRST		0x53525354
-#define EXT_DBCN		0x4442434e
 
 struct sbiret {
 	slong error;

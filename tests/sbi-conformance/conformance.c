@@ -11,26 +11,11 @@
  */
 #include <stdarg.h>
 #include "sbi_hpm_abi.h"
+#include "bare_riscv.h"
 
 typedef unsigned long ulong;
 typedef unsigned int u32;
 typedef unsigned long long u64;
-
-#define __str1(x)	#x
-#define __str(x)	__str1(x)
-#define csr_read(csr) ({						\
-	ulong __v;							\
-	asm volatile("csrr %0, " __str(csr) : "=r"(__v) :: "memory");	\
-	__v; })
-#define csr_write(csr, val) ({						\
-	ulong __v = (ulong)(val);					\
-	asm volatile("csrw " __str(csr) ", %0" :: "r"(__v) : "memory"); })
-#define csr_set(csr, val) ({						\
-	ulong __v = (ulong)(val);					\
-	asm volatile("csrs " __str(csr) ", %0" :: "r"(__v) : "memory"); })
-#define csr_clear(csr, val) ({						\
-	ulong __v = (ulong)(val);					\
-	asm volatile("csrc " __str(csr) ", %0" :: "r"(__v) : "memory"); })
 
 #define CSR_SSTATUS	0x100
 #define CSR_SIE		0x104
@@ -44,14 +29,6 @@ typedef unsigned long long u64;
 #define SIP_SSIP	(1UL << 1)
 #define SIP_STIP	(1UL << 5)
 
-#define EXT_BASE	0x10
-#define EXT_TIME	0x54494d45
-#define EXT_IPI		0x735049
-#define EXT_RFENCE	0x52464e43
-#define EXT_HSM		0x48534d
-#define EXT_SRST	0x53525354
-#define EXT_DBCN	0x4442434e
-#define EXT_PMU		0x504d55
 #define EXT_UNKNOWN	0x08fffff0	/* experimental range, nobody's */
 
 #define ERR_NOT_SUPPORTED	SBI_HPM_ERR_NOT_SUPPORTED
