@@ -2,20 +2,24 @@
 /*
  * HPM extension core: what every HPM SBI call does, independent of the
  * firmware that hosts it.  See hpm_core.h for the contract and
- * shared/design/hpm-abi.md (repeated in opensbi-ext/README.md) for the
- * interface.
+ * shared/design/hpm-abi.md (the authoritative ABI) for the interface.
  *
  * Order of checks for every function, as the ABI fixes it: the function
  * exists on this hart (RV32-only functions, mcountinhibit), then the index
  * is inside the function's architectural range (INVALID_PARAM), then the
  * register is implemented (NOT_SUPPORTED), then the DENIED rules.  Only
  * then is any CSR written, so a failed call changes nothing.
+ *
+ * A CSR access that traps means the register does not exist, so any trap
+ * on a counter or event register is reported as NOT_SUPPORTED, the same
+ * answer discovery gave (or would have given) for it.
  */
 #include "hpm_core.h"
 
-#define HPM_ALL_COUNTERS	0xffffffffU
-/* Counters a mask may name at all: time is never inhibited or hidden. */
-#define HPM_HPM_COUNTERS	0xfffffff8U
+/* The counter masks (mcounteren, scounteren, mcountinhibit) are 32 bits. */
+#define HPM_MASK_BITS		0xffffffffU
+/* What hpm_hart_init() leaves in mcountinhibit: only cycle/instret run. */
+#define HPM_INHIBIT_AT_BOOT	0xfffffff8U
 
 static int hpm_csr_read(struct hpm_hart *hart, unsigned int csr,
 			hpm_ulong *val)
@@ -35,17 +39,34 @@ static int hpm_is_implemented(const struct hpm_hart *hart, hpm_ulong idx)
 	return (hart->implemented >> idx) & 1;
 }
 
-/* CSR behind counter @idx as M-mode sees it: mcycle, time, minstret,... */
-static unsigned int hpm_mcounter_csr(hpm_ulong idx, int high)
+/*
+ * CSR that holds counter @idx (low or @high half) as M-mode reaches it:
+ * mcycle, minstret and mhpmcounterN.  time has no machine-mode CSR, so
+ * the user-level time/timeh stands in for it.
+ */
+static unsigned int hpm_mcounter_csr(unsigned int idx, int high)
 {
 	if (idx == SBI_HPM_IDX_TIME)
-		return (high ? HPM_CSR_CYCLEH : HPM_CSR_CYCLE) + SBI_HPM_IDX_TIME;
-	return (high ? HPM_CSR_MCYCLEH : HPM_CSR_MCYCLE) + (unsigned int)idx;
+		return (high ? HPM_CSR_CYCLEH : HPM_CSR_CYCLE) + idx;
+	return (high ? HPM_CSR_MCYCLEH : HPM_CSR_MCYCLE) + idx;
 }
 
-/* Index checks shared by every function that names one counter. */
-static long hpm_check_counter(const struct hpm_hart *hart, hpm_ulong idx,
-			      hpm_ulong first)
+static unsigned int hpm_mevent_csr(unsigned int idx)
+{
+	return HPM_CSR_MHPMEVENT3 + idx - SBI_HPM_IDX_HPM_FIRST;
+}
+
+static unsigned int hpm_meventh_csr(unsigned int idx)
+{
+	return HPM_CSR_MHPMEVENT3H + idx - SBI_HPM_IDX_HPM_FIRST;
+}
+
+/*
+ * Index checks shared by every function that names one counter: @first
+ * is the lowest index the function accepts (3 for the event registers).
+ */
+static long hpm_check_index(const struct hpm_hart *hart, hpm_ulong idx,
+			    unsigned int first)
 {
 	if (idx < first || idx > SBI_HPM_IDX_LAST)
 		return SBI_HPM_ERR_INVALID_PARAM;
@@ -55,56 +76,63 @@ static long hpm_check_counter(const struct hpm_hart *hart, hpm_ulong idx,
 }
 
 /*
- * Width in bits of a counter that was just written with all ones: the
- * run of ones from bit 0 that the WARL register kept.
+ * Width of a counter from what an all-ones write left in it: a WARL
+ * counter of N bits keeps bits 0..N-1, so the highest bit that stuck
+ * gives N.  Using the highest bit (not a count of ones) means a bit the
+ * hardware happens to tie low does not shorten the counter.
  */
-static unsigned char hpm_width_of(unsigned long long readback)
+static unsigned char hpm_width_of(unsigned long long kept)
 {
 	unsigned char width = 0;
 
-	while (width < 64 && ((readback >> width) & 1))
+	while (kept) {
+		kept >>= 1;
 		width++;
+	}
 	return width;
 }
 
 /*
- * Probe programmable counter @idx: a counter that exists keeps at least
- * bit 0 of an all-ones write, one that does not either traps or reads
- * back zero.  The counter is inhibited (where possible) and its event is
- * 0, so it does not move while it is probed.  Returns its width, 0 if it
- * is not implemented; the counter is left at zero.
+ * Probe programmable counter @idx.  Its event is set to 0 (count nothing)
+ * and it is inhibited where the hart can, so it cannot move between the
+ * all-ones write and the read back; a move would wrap it to a small value
+ * and understate the width.  A counter that does not exist either traps
+ * or keeps nothing of the write.  Returns the width in bits, 0 if the
+ * counter is not implemented.  The counter is left at zero.
  */
 static unsigned char hpm_probe_hpmcounter(struct hpm_hart *hart,
 					  unsigned int idx)
 {
 	unsigned int csr = HPM_CSR_MCYCLE + idx;
-	unsigned long long readback;
+	unsigned long long kept;
 	hpm_ulong lo, hi = 0;
 
-	if (hpm_csr_write(hart, HPM_CSR_MHPMEVENT3 + idx - 3, 0))
+	if (hpm_csr_write(hart, hpm_mevent_csr(idx), 0))
 		return 0;
+	/* The high half holds MINH & co. on RV32 with Sscofpmf. */
 	if (HPM_XLEN == 32 && (hart->features & HPM_HART_SSCOFPMF))
-		hpm_csr_write(hart, HPM_CSR_MHPMEVENT3H + idx - 3, 0);
+		hpm_csr_write(hart, hpm_meventh_csr(idx), 0);
 
 	if (hpm_csr_write(hart, csr, (hpm_ulong)-1))
 		return 0;
-	if (HPM_XLEN == 32 &&
-	    hpm_csr_write(hart, HPM_CSR_MCYCLEH + idx, (hpm_ulong)-1))
-		return 0;
 	if (hpm_csr_read(hart, csr, &lo))
-		return 0;
-	if (HPM_XLEN == 32 && hpm_csr_read(hart, HPM_CSR_MCYCLEH + idx, &hi))
-		return 0;
-
-	readback = lo;
-	if (HPM_XLEN == 32)
-		readback |= (unsigned long long)hi << 32;
-
-	hpm_csr_write(hart, csr, 0);
-	if (HPM_XLEN == 32)
+		lo = 0;
+	/*
+	 * RV32: a counter of 32 bits or less may lack a high half; a trap
+	 * there only means the upper bits do not exist.
+	 */
+	if (HPM_XLEN == 32 &&
+	    !hpm_csr_write(hart, HPM_CSR_MCYCLEH + idx, (hpm_ulong)-1)) {
+		if (hpm_csr_read(hart, HPM_CSR_MCYCLEH + idx, &hi))
+			hi = 0;
 		hpm_csr_write(hart, HPM_CSR_MCYCLEH + idx, 0);
+	}
+	hpm_csr_write(hart, csr, 0);
 
-	return readback ? hpm_width_of(readback) : 0;
+	kept = lo;
+	if (HPM_XLEN == 32)
+		kept |= (unsigned long long)hi << 32;
+	return hpm_width_of(kept);
 }
 
 void hpm_hart_init(struct hpm_hart *hart, const struct hpm_csr_ops *ops,
@@ -121,16 +149,19 @@ void hpm_hart_init(struct hpm_hart *hart, const struct hpm_csr_ops *ops,
 		hart->width[idx] = 0;
 
 	/* Stop the programmable counters while they are probed. */
-	hart->has_mcountinhibit =
-		!hpm_csr_write(hart, HPM_CSR_MCOUNTINHIBIT, HPM_HPM_COUNTERS) &&
-		!hpm_csr_read(hart, HPM_CSR_MCOUNTINHIBIT, &val);
+	hart->has_mcountinhibit = 0;
+	if (!hpm_csr_write(hart, HPM_CSR_MCOUNTINHIBIT, HPM_INHIBIT_AT_BOOT) &&
+	    !hpm_csr_read(hart, HPM_CSR_MCOUNTINHIBIT, &val))
+		hart->has_mcountinhibit = 1;
 
 	/*
-	 * cycle and instret are 64 bits wide by the privileged spec; they
-	 * keep counting (they may be shared with S-mode's own use), so they
-	 * are not written here.  time exists when M-mode can read it.
+	 * cycle and instret are 64 bits wide by the privileged spec.  They
+	 * are only read, never written: S-mode may already rely on them
+	 * (the core can be initialised lazily, at the first HPM call).
+	 * time exists when M-mode can read the time CSR; there is no
+	 * machine-mode time CSR to probe instead.
 	 */
-	if (!hpm_csr_read(hart, HPM_CSR_MCYCLE, &val)) {
+	if (!hpm_csr_read(hart, HPM_CSR_MCYCLE + SBI_HPM_IDX_CYCLE, &val)) {
 		hart->implemented |= 1U << SBI_HPM_IDX_CYCLE;
 		hart->width[SBI_HPM_IDX_CYCLE] = 64;
 	}
@@ -156,89 +187,106 @@ void hpm_hart_init(struct hpm_hart *hart, const struct hpm_csr_ops *ops,
 static long hpm_get_mevent(struct hpm_hart *hart, hpm_ulong idx,
 			   hpm_ulong *value)
 {
-	long err = hpm_check_counter(hart, idx, SBI_HPM_IDX_HPM_FIRST);
+	long err = hpm_check_index(hart, idx, SBI_HPM_IDX_HPM_FIRST);
 
 	if (err)
 		return err;
-	if (hpm_csr_read(hart, HPM_CSR_MHPMEVENT3 + (unsigned int)idx - 3,
-			 value))
-		return SBI_HPM_ERR_FAILED;
+	if (hpm_csr_read(hart, hpm_mevent_csr((unsigned int)idx), value))
+		return SBI_HPM_ERR_NOT_SUPPORTED;
 	return SBI_HPM_SUCCESS;
 }
 
 static long hpm_set_mevent(struct hpm_hart *hart, hpm_ulong idx,
 			   hpm_ulong event)
 {
-	unsigned int csr = HPM_CSR_MHPMEVENT3 + (unsigned int)idx - 3;
-	long err = hpm_check_counter(hart, idx, SBI_HPM_IDX_HPM_FIRST);
+	long err = hpm_check_index(hart, idx, SBI_HPM_IDX_HPM_FIRST);
 
 	if (err)
 		return err;
 	/*
-	 * With Sscofpmf, S-mode never counts M-mode activity: the firmware's
-	 * own work is not the caller's to measure.
+	 * With Sscofpmf, S-mode never counts machine-mode activity: what the
+	 * firmware does on the caller's behalf is not the caller's to
+	 * measure, and counting it would leak M-mode timing.  On RV32 MINH
+	 * lives in mhpmeventh, written first so that a failure there leaves
+	 * the event as it was.
 	 */
 	if (hart->features & HPM_HART_SSCOFPMF) {
 #if HPM_XLEN == 64
 		event |= HPM_MHPMEVENT_MINH_RV64;
 #else
-		if (hpm_csr_write(hart, HPM_CSR_MHPMEVENT3H + idx - 3,
+		if (hpm_csr_write(hart, hpm_meventh_csr((unsigned int)idx),
 				  HPM_MHPMEVENTH_MINH))
-			return SBI_HPM_ERR_FAILED;
+			return SBI_HPM_ERR_NOT_SUPPORTED;
 #endif
 	}
-	if (hpm_csr_write(hart, csr, event))
-		return SBI_HPM_ERR_FAILED;
-	return SBI_HPM_SUCCESS;
-}
-
-static long hpm_get_counter(struct hpm_hart *hart, unsigned int csr_base,
-			    hpm_ulong idx, hpm_ulong *value)
-{
-	unsigned int csr;
-	long err = hpm_check_counter(hart, idx, 0);
-
-	if (err)
-		return err;
-	if (csr_base == HPM_CSR_MCYCLE || csr_base == HPM_CSR_MCYCLEH)
-		csr = hpm_mcounter_csr(idx, csr_base == HPM_CSR_MCYCLEH);
-	else
-		csr = csr_base + (unsigned int)idx;
-	/* A user-level CSR that M-mode cannot read is not supported here. */
-	if (hpm_csr_read(hart, csr, value))
+	if (hpm_csr_write(hart, hpm_mevent_csr((unsigned int)idx), event))
 		return SBI_HPM_ERR_NOT_SUPPORTED;
 	return SBI_HPM_SUCCESS;
 }
 
-static long hpm_set_counter(struct hpm_hart *hart, int high, hpm_ulong idx,
-			    hpm_ulong value)
+/* GET_MCOUNTER, GET_MCOUNTERH: counter @idx as M-mode holds it. */
+static long hpm_get_mcounter(struct hpm_hart *hart, hpm_ulong idx, int high,
+			     hpm_ulong *value)
 {
-	long err = hpm_check_counter(hart, idx, 0);
+	long err = hpm_check_index(hart, idx, SBI_HPM_IDX_CYCLE);
 
 	if (err)
 		return err;
-	/* time belongs to the platform: nobody below M-mode may move it. */
-	if (idx == SBI_HPM_IDX_TIME)
-		return SBI_HPM_ERR_DENIED;
-	if (hpm_csr_write(hart, hpm_mcounter_csr(idx, high), value))
-		return SBI_HPM_ERR_FAILED;
+	if (hpm_csr_read(hart, hpm_mcounter_csr((unsigned int)idx, high),
+			 value))
+		return SBI_HPM_ERR_NOT_SUPPORTED;
 	return SBI_HPM_SUCCESS;
 }
 
-static long hpm_get_mask_csr(struct hpm_hart *hart, unsigned int csr,
+/*
+ * GET_UCOUNTER: the user-level CSR (cycle, time, instret, hpmcounterN),
+ * which is what S-mode and U-mode would read.  A user CSR that traps even
+ * in M-mode does not exist on this hart, so the caller cannot read it
+ * either: NOT_SUPPORTED, as discovery decides for time.
+ */
+static long hpm_get_ucounter(struct hpm_hart *hart, hpm_ulong idx,
 			     hpm_ulong *value)
+{
+	long err = hpm_check_index(hart, idx, SBI_HPM_IDX_CYCLE);
+
+	if (err)
+		return err;
+	if (hpm_csr_read(hart, HPM_CSR_CYCLE + (unsigned int)idx, value))
+		return SBI_HPM_ERR_NOT_SUPPORTED;
+	return SBI_HPM_SUCCESS;
+}
+
+/*
+ * SET_MCOUNTER, SET_UCOUNTER, SET_MCOUNTERH.  User counters are read-only
+ * views of the machine ones, so all three write the machine counter.
+ */
+static long hpm_set_counter(struct hpm_hart *hart, hpm_ulong idx, int high,
+			    hpm_ulong value)
+{
+	long err = hpm_check_index(hart, idx, SBI_HPM_IDX_CYCLE);
+
+	if (err)
+		return err;
+	/* time belongs to the platform: nothing below M-mode may move it. */
+	if (idx == SBI_HPM_IDX_TIME)
+		return SBI_HPM_ERR_DENIED;
+	if (hpm_csr_write(hart, hpm_mcounter_csr((unsigned int)idx, high),
+			  value))
+		return SBI_HPM_ERR_NOT_SUPPORTED;
+	return SBI_HPM_SUCCESS;
+}
+
+/*
+ * mcounteren and scounteren exist on every hart with S-mode, which is
+ * the only mode that can call this extension: a trap on them is a
+ * firmware or hardware fault, not an unsupported function.
+ */
+static long hpm_get_enable(struct hpm_hart *hart, unsigned int csr,
+			   hpm_ulong *value)
 {
 	if (hpm_csr_read(hart, csr, value))
 		return SBI_HPM_ERR_FAILED;
-	*value &= HPM_ALL_COUNTERS;
-	return SBI_HPM_SUCCESS;
-}
-
-static long hpm_set_mask_csr(struct hpm_hart *hart, unsigned int csr,
-			     hpm_ulong mask)
-{
-	if (hpm_csr_write(hart, csr, mask & hart->implemented))
-		return SBI_HPM_ERR_FAILED;
+	*value &= HPM_MASK_BITS;
 	return SBI_HPM_SUCCESS;
 }
 
@@ -247,29 +295,74 @@ static long hpm_set_mcounteren(struct hpm_hart *hart, hpm_ulong mask)
 	/* Without TM, S-mode would lose time and stimecmp. */
 	if (!(mask & SBI_HPM_TIME_BIT))
 		return SBI_HPM_ERR_DENIED;
-	/* TM stays set even on a hart whose time CSR M-mode cannot read. */
+	/*
+	 * TM stays set even on a hart without a time CSR: there the
+	 * firmware emulates time for S-mode, and TM still gates stimecmp.
+	 */
 	if (hpm_csr_write(hart, HPM_CSR_MCOUNTEREN,
 			  (mask & hart->implemented) | SBI_HPM_TIME_BIT))
 		return SBI_HPM_ERR_FAILED;
 	return SBI_HPM_SUCCESS;
 }
 
-/*
- * mcountinhibit functions: @set and @clear are masks of the bits to set
- * and to clear; SET_MCOUNTINHIBIT sets the whole register.
- */
-static long hpm_update_inhibit(struct hpm_hart *hart, hpm_ulong set,
-			       hpm_ulong clear)
+static long hpm_set_scounteren(struct hpm_hart *hart, hpm_ulong mask)
 {
+	if (hpm_csr_write(hart, HPM_CSR_SCOUNTEREN, mask & hart->implemented))
+		return SBI_HPM_ERR_FAILED;
+	return SBI_HPM_SUCCESS;
+}
+
+static long hpm_get_mcountinhibit(struct hpm_hart *hart, hpm_ulong *value)
+{
+	if (hpm_csr_read(hart, HPM_CSR_MCOUNTINHIBIT, value))
+		return SBI_HPM_ERR_NOT_SUPPORTED;
+	/* time cannot be inhibited: its bit always reads 0. */
+	*value &= HPM_MASK_BITS & ~(hpm_ulong)SBI_HPM_TIME_BIT;
+	return SBI_HPM_SUCCESS;
+}
+
+/*
+ * SET_MCOUNTINHIBIT, INHIBIT_SET, INHIBIT_CLEAR: mcountinhibit becomes
+ * (old & ~@clear) | @set, where only bits of implemented counters other
+ * than time count; every other bit keeps what the hardware holds, so
+ * INHIBIT_SET and INHIBIT_CLEAR touch only the bits they name.
+ */
+static long hpm_update_mcountinhibit(struct hpm_hart *hart, hpm_ulong set,
+				     hpm_ulong clear)
+{
+	hpm_ulong writable = hart->implemented & ~(hpm_ulong)SBI_HPM_TIME_BIT;
 	hpm_ulong cur;
 
 	if (hpm_csr_read(hart, HPM_CSR_MCOUNTINHIBIT, &cur))
-		return SBI_HPM_ERR_FAILED;
-	cur = (cur & ~clear) | set;
-	cur &= hart->implemented & ~(hpm_ulong)SBI_HPM_TIME_BIT;
-	if (hpm_csr_write(hart, HPM_CSR_MCOUNTINHIBIT, cur))
-		return SBI_HPM_ERR_FAILED;
+		return SBI_HPM_ERR_NOT_SUPPORTED;
+	cur = (cur & ~(clear & writable)) | (set & writable);
+	if (hpm_csr_write(hart, HPM_CSR_MCOUNTINHIBIT, cur & HPM_MASK_BITS))
+		return SBI_HPM_ERR_NOT_SUPPORTED;
 	return SBI_HPM_SUCCESS;
+}
+
+static long hpm_inhibit_call(struct hpm_hart *hart, unsigned long fid,
+			     hpm_ulong mask, hpm_ulong *value)
+{
+	/* The function does not exist on a hart without mcountinhibit. */
+	if (!hart->has_mcountinhibit)
+		return SBI_HPM_ERR_NOT_SUPPORTED;
+
+	switch (fid) {
+	case SBI_EXT_HPM_GET_MCOUNTINHIBIT:
+		return hpm_get_mcountinhibit(hart, value);
+	case SBI_EXT_HPM_SET_MCOUNTINHIBIT:
+		/* Stopping time would stop the platform timer for S-mode. */
+		if (mask & SBI_HPM_TIME_BIT)
+			return SBI_HPM_ERR_DENIED;
+		return hpm_update_mcountinhibit(hart, mask, HPM_MASK_BITS);
+	case SBI_EXT_HPM_INHIBIT_SET:
+		if (mask & SBI_HPM_TIME_BIT)
+			return SBI_HPM_ERR_DENIED;
+		return hpm_update_mcountinhibit(hart, mask, 0);
+	default:	/* SBI_EXT_HPM_INHIBIT_CLEAR */
+		return hpm_update_mcountinhibit(hart, 0, mask);
+	}
 }
 
 long hpm_handle(struct hpm_hart *hart, unsigned long fid, hpm_ulong arg0,
@@ -287,70 +380,55 @@ long hpm_handle(struct hpm_hart *hart, unsigned long fid, hpm_ulong arg0,
 		err = hpm_set_mevent(hart, arg0, arg1);
 		break;
 	case SBI_EXT_HPM_GET_MCOUNTER:
-		err = hpm_get_counter(hart, HPM_CSR_MCYCLE, arg0, value);
+		err = hpm_get_mcounter(hart, arg0, 0, value);
 		break;
 	case SBI_EXT_HPM_SET_MCOUNTER:
 	case SBI_EXT_HPM_SET_UCOUNTER:
-		/* User counters are read-only views of the machine ones. */
-		err = hpm_set_counter(hart, 0, arg0, arg1);
+		err = hpm_set_counter(hart, arg0, 0, arg1);
 		break;
 	case SBI_EXT_HPM_GET_UCOUNTER:
-		err = hpm_get_counter(hart, HPM_CSR_CYCLE, arg0, value);
+		err = hpm_get_ucounter(hart, arg0, value);
 		break;
 	case SBI_EXT_HPM_GET_MCOUNTEREN:
-		err = hpm_get_mask_csr(hart, HPM_CSR_MCOUNTEREN, value);
+		err = hpm_get_enable(hart, HPM_CSR_MCOUNTEREN, value);
 		break;
 	case SBI_EXT_HPM_SET_MCOUNTEREN:
 		err = hpm_set_mcounteren(hart, arg0);
 		break;
 	case SBI_EXT_HPM_GET_SCOUNTEREN:
-		err = hpm_get_mask_csr(hart, HPM_CSR_SCOUNTEREN, value);
+		err = hpm_get_enable(hart, HPM_CSR_SCOUNTEREN, value);
 		break;
 	case SBI_EXT_HPM_SET_SCOUNTEREN:
-		err = hpm_set_mask_csr(hart, HPM_CSR_SCOUNTEREN, arg0);
+		err = hpm_set_scounteren(hart, arg0);
 		break;
 	case SBI_EXT_HPM_GET_MCOUNTINHIBIT:
-		if (!hart->has_mcountinhibit)
-			return SBI_HPM_ERR_NOT_SUPPORTED;
-		err = hpm_get_mask_csr(hart, HPM_CSR_MCOUNTINHIBIT, value);
-		/* time cannot be inhibited: its bit always reads 0. */
-		*value &= ~(hpm_ulong)SBI_HPM_TIME_BIT;
-		break;
 	case SBI_EXT_HPM_SET_MCOUNTINHIBIT:
 	case SBI_EXT_HPM_INHIBIT_SET:
 	case SBI_EXT_HPM_INHIBIT_CLEAR:
-		if (!hart->has_mcountinhibit)
-			return SBI_HPM_ERR_NOT_SUPPORTED;
-		if (fid != SBI_EXT_HPM_INHIBIT_CLEAR &&
-		    (arg0 & SBI_HPM_TIME_BIT))
-			return SBI_HPM_ERR_DENIED;
-		if (fid == SBI_EXT_HPM_SET_MCOUNTINHIBIT)
-			err = hpm_update_inhibit(hart, arg0, HPM_ALL_COUNTERS);
-		else if (fid == SBI_EXT_HPM_INHIBIT_SET)
-			err = hpm_update_inhibit(hart, arg0, 0);
-		else
-			err = hpm_update_inhibit(hart, 0, arg0);
+		err = hpm_inhibit_call(hart, fid, arg0, value);
 		break;
 	case SBI_EXT_HPM_GET_MCOUNTERH:
-		if (HPM_XLEN != 32)
-			return SBI_HPM_ERR_NOT_SUPPORTED;
-		err = hpm_get_counter(hart, HPM_CSR_MCYCLEH, arg0, value);
-		break;
 	case SBI_EXT_HPM_SET_MCOUNTERH:
+		/* The high halves exist only on RV32. */
 		if (HPM_XLEN != 32)
-			return SBI_HPM_ERR_NOT_SUPPORTED;
-		err = hpm_set_counter(hart, 1, arg0, arg1);
+			err = SBI_HPM_ERR_NOT_SUPPORTED;
+		else if (fid == SBI_EXT_HPM_GET_MCOUNTERH)
+			err = hpm_get_mcounter(hart, arg0, 1, value);
+		else
+			err = hpm_set_counter(hart, arg0, 1, arg1);
 		break;
 	case SBI_EXT_HPM_GET_INFO:
 		*value = hart->implemented;
-		return SBI_HPM_SUCCESS;
+		err = SBI_HPM_SUCCESS;
+		break;
 	case SBI_EXT_HPM_GET_WIDTH:
-		err = hpm_check_counter(hart, arg0, 0);
+		err = hpm_check_index(hart, arg0, SBI_HPM_IDX_CYCLE);
 		if (!err)
 			*value = hart->width[arg0];
 		break;
 	default:
-		return SBI_HPM_ERR_NOT_SUPPORTED;
+		err = SBI_HPM_ERR_NOT_SUPPORTED;
+		break;
 	}
 
 	if (err)

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Host model of one hart's counter CSRs; see hart_model.h.  The model
+ * follows the privileged spec's WARL rules, not the core's code: it is
+ * the reference the core is checked against.
+ */
 #include <string.h>
 
 #include "hart_model.h"
@@ -60,7 +65,8 @@ static int in_table(unsigned int csr)
 	if (csr >= HPM_CSR_CYCLE && csr < HPM_CSR_CYCLE + 32)
 		return 1;
 	if (HPM_XLEN == 32) {
-		if (csr >= HPM_CSR_MHPMEVENT3H && csr < HPM_CSR_MHPMEVENT3H + 29)
+		if (csr >= HPM_CSR_MHPMEVENT3H &&
+		    csr < HPM_CSR_MHPMEVENT3H + 29)
 			return 1;
 		if (csr >= HPM_CSR_MCYCLEH && csr < HPM_CSR_MCYCLEH + 32 &&
 		    csr != HPM_CSR_MCYCLEH + 1)
@@ -112,8 +118,46 @@ static unsigned long long *locate(struct hart_model *m, unsigned int csr,
 		return NULL;
 	}
 	if (*idx == 1 && !*user)
-		return NULL;	/* there is no mtime CSR */
+		return NULL; /* there is no mtime CSR */
 	return &m->counter[*idx];
+}
+
+/*
+ * A running hart: time always advances; cycle, instret and every
+ * programmable counter with a non-zero event advance unless inhibited.
+ * Counters wrap at their width.
+ */
+static void tick(struct hart_model *m)
+{
+	unsigned int i;
+
+	if (!m->p.ticking)
+		return;
+	m->counter[1]++;
+	for (i = 0; i < 32; i++) {
+		if (i == 1 || !counter_exists(m, i))
+			continue;
+		if (m->p.has_mcountinhibit && ((m->mcountinhibit >> i) & 1))
+			continue;
+		/* Event 0 counts nothing (bits 56+ are Sscofpmf filters). */
+		if (i >= 3 && !(m->event[i] & 0x00ffffffffffffffULL))
+			continue;
+		m->counter[i] =
+			(m->counter[i] + 1) & width_mask(counter_width(m, i));
+	}
+}
+
+static void record(struct hart_model *m, unsigned int csr)
+{
+	m->accesses++;
+	if (csr < 4096)
+		m->touched[csr / 32] |= 1U << (csr % 32);
+	tick(m);
+}
+
+int hart_model_touched(const struct hart_model *m, unsigned int csr)
+{
+	return csr < 4096 && ((m->touched[csr / 32] >> (csr % 32)) & 1);
 }
 
 static int model_read(void *ctx, unsigned int csr, hpm_ulong *val)
@@ -123,7 +167,7 @@ static int model_read(void *ctx, unsigned int csr, hpm_ulong *val)
 	unsigned int idx;
 	int shift, is_event, user;
 
-	m->accesses++;
+	record(m, csr);
 	*val = 0;
 	if (!in_table(csr)) {
 		if (!m->stray_csr)
@@ -167,7 +211,8 @@ static int model_write(void *ctx, unsigned int csr, hpm_ulong val)
 	unsigned int idx;
 	int shift, is_event, user;
 
-	m->accesses++;
+	record(m, csr);
+	m->writes++;
 	if (!in_table(csr)) {
 		if (!m->stray_csr)
 			m->stray_csr = csr;
@@ -184,12 +229,13 @@ static int model_write(void *ctx, unsigned int csr, hpm_ulong val)
 		if (!m->p.has_mcountinhibit)
 			return TRAP;
 		/* WARL: time's bit and absent counters' bits stay 0. */
-		m->mcountinhibit = (unsigned int)val & hart_model_implemented(m) & ~0x2U;
+		m->mcountinhibit =
+			(unsigned int)val & hart_model_implemented(m) & ~0x2U;
 		return 0;
 	}
 	reg = locate(m, csr, &idx, &shift, &is_event, &user);
 	if (!reg || user)
-		return TRAP;	/* user counters are read-only */
+		return TRAP; /* user counters are read-only */
 	if (is_event) {
 		if (!is_hpm(m, idx))
 			return m->p.absent_reads_zero ? 0 : TRAP;
@@ -198,7 +244,8 @@ static int model_write(void *ctx, unsigned int csr, hpm_ulong val)
 	} else if (!counter_exists(m, idx)) {
 		return m->p.absent_reads_zero ? 0 : TRAP;
 	}
-	keep = shift ? 0xffffffffULL : (HPM_XLEN == 32 ? 0xffffffff00000000ULL : 0);
+	keep = shift ? 0xffffffffULL
+		     : (HPM_XLEN == 32 ? 0xffffffff00000000ULL : 0);
 	*reg = (*reg & keep) | ((unsigned long long)val << shift);
 	if (!is_event)
 		*reg &= width_mask(counter_width(m, idx));
@@ -217,9 +264,11 @@ int hart_model_same(const struct hart_model *a, const struct hart_model *b)
 	for (i = 0; i < 32; i++) {
 		if (!counter_exists(a, i) && !is_hpm(a, i))
 			continue;
-		if (a->counter[i] != b->counter[i] || a->event[i] != b->event[i])
+		if (a->counter[i] != b->counter[i] ||
+		    a->event[i] != b->event[i])
 			return 0;
 	}
-	return a->mcounteren == b->mcounteren && a->scounteren == b->scounteren &&
+	return a->mcounteren == b->mcounteren &&
+	       a->scounteren == b->scounteren &&
 	       a->mcountinhibit == b->mcountinhibit;
 }

@@ -13,21 +13,24 @@
 
 struct hart_model_params {
 	const char *name;
-	unsigned int hpm_mask;		/* implemented hpmcounters (bits 3..31) */
-	unsigned int hpm_width;		/* their width in bits */
+	unsigned int hpm_mask; /* implemented hpmcounters (bits 3..31) */
+	unsigned int hpm_width; /* their width in bits */
 	int has_mcountinhibit;
 	int has_time;
 	int sscofpmf;
-	int absent_reads_zero;		/* absent counters read 0 instead of trapping */
+	int absent_reads_zero; /* absent counters read 0 instead of trapping */
+	int ticking; /* counters advance on every CSR access */
 };
 
 struct hart_model {
 	struct hart_model_params p;
-	unsigned long long counter[32];	/* index as in the ABI; [1] is time */
-	unsigned long long event[32];	/* mhpmevent (RV32: low | high << 32) */
+	unsigned long long counter[32]; /* index as in the ABI; [1] is time */
+	unsigned long long event[32]; /* mhpmevent (RV32: low | high << 32) */
 	unsigned int mcounteren, scounteren, mcountinhibit;
-	unsigned int stray_csr;		/* first CSR outside the table, or 0 */
-	unsigned long accesses;
+	unsigned int stray_csr; /* first CSR outside the table, or 0 */
+	unsigned long accesses; /* reads and writes, trapping or not */
+	unsigned long writes; /* write attempts, trapping or not */
+	unsigned int touched[4096 / 32]; /* bit per CSR number accessed */
 };
 
 extern const struct hpm_csr_ops hart_model_ops;
@@ -36,6 +39,9 @@ void hart_model_reset(struct hart_model *m, const struct hart_model_params *p);
 
 /* Counters the core should find: cycle, instret, time if any, the hpms. */
 unsigned int hart_model_implemented(const struct hart_model *m);
+
+/* 1 when the core accessed @csr since the last reset. */
+int hart_model_touched(const struct hart_model *m, unsigned int csr);
 
 /* 1 when the CSR-visible state of @a and @b is the same. */
 int hart_model_same(const struct hart_model *a, const struct hart_model *b);

@@ -11,14 +11,23 @@
 
 #include "hart_model.h"
 
+/*
+ * name, hpm_mask, hpm_width, has_mcountinhibit, has_time, sscofpmf,
+ * absent_reads_zero, ticking
+ */
 static const struct hart_model_params harts[] = {
-	{ "29 counters", 0xfffffff8, 64, 1, 1, 0, 0 },
-	{ "14 counters (cva6)", 0x0001fff8, 64, 1, 1, 0, 0 },
-	{ "2 counters of 40 bits (u74)", 0x00000018, 40, 1, 1, 0, 0 },
-	{ "0 counters", 0, 64, 1, 1, 0, 0 },
-	{ "2 counters, no mcountinhibit", 0x00000018, 48, 0, 1, 0, 0 },
-	{ "4 counters, no time CSR, absent read 0", 0x00000078, 64, 1, 0, 0, 1 },
-	{ "16 counters, Sscofpmf", 0x0007fff8, 64, 1, 1, 1, 0 },
+	{ "29 counters (QEMU virt)", 0xfffffff8, 64, 1, 1, 0, 0, 0 },
+	{ "14 counters 3..16 (CVA6)", 0x0001fff8, 64, 1, 1, 0, 0, 0 },
+	{ "2 counters of 40 bits (U74)", 0x00000018, 40, 1, 1, 0, 0, 0 },
+	{ "0 counters", 0, 64, 1, 1, 0, 0, 0 },
+	{ "2 counters, no mcountinhibit", 0x00000018, 48, 0, 1, 0, 0, 0 },
+	{ "4 counters, no time CSR, absent read 0", 0x00000078, 64, 1, 0, 0, 1,
+	  0 },
+	{ "16 counters, Sscofpmf", 0x0007fff8, 64, 1, 1, 1, 0, 0 },
+	{ "29 counters of 48 bits, Sscofpmf, absent read 0", 0xfffffff8, 48, 1,
+	  1, 1, 1, 0 },
+	{ "sparse counters 3,5,31 of 32 bits", 0x80000028, 32, 1, 1, 0, 0, 0 },
+	{ "minimal: no counters, time, mcountinhibit", 0, 64, 0, 0, 0, 0, 0 },
 };
 
 static struct hart_model model;
@@ -48,7 +57,8 @@ static void begin(const char *hart_name, const char *what)
 static int end(void)
 {
 	if (model.stray_csr)
-		fail("touched CSR 0x%x, outside the ABI table", model.stray_csr);
+		fail("touched CSR 0x%x, outside the ABI table",
+		     model.stray_csr);
 	if (!failures)
 		printf("ok - XLEN %d, %s\n", HPM_XLEN, group);
 	return failures != 0;
@@ -62,6 +72,9 @@ static hpm_ulong call(unsigned long fid, hpm_ulong a0, hpm_ulong a1,
 	hpm_ulong value = 0xdead;
 	long err = hpm_handle(&hart, fid, a0, a1, &value);
 
+	if (err && model.writes != before.writes)
+		fail("FID %lu (0x%llx): failed call wrote a CSR", fid,
+		     (unsigned long long)a0);
 	if (err != want_err)
 		fail("FID %lu (0x%llx, 0x%llx): error %ld, want %ld", fid,
 		     (unsigned long long)a0, (unsigned long long)a1, err,
@@ -87,6 +100,15 @@ static unsigned long long mask_of(unsigned int width)
 	return width >= 64 ? ~0ULL : (1ULL << width) - 1;
 }
 
+/* Deterministic pseudo-random masks (a 32-bit LCG). */
+static unsigned int next_random(void)
+{
+	static unsigned int state = 12345;
+
+	state = state * 1103515245U + 12345U;
+	return state ^ (state >> 16);
+}
+
 static const hpm_ulong bad_indices[] = { 32, 33, 0x100, (hpm_ulong)-1 };
 
 static void setup(const struct hart_model_params *p)
@@ -102,13 +124,16 @@ static int test_init(const struct hart_model_params *p)
 
 	begin(p->name, "discovery at boot");
 	setup(p);
-	expect(hart.implemented, hart_model_implemented(&model), "implemented", 0);
-	expect(hart.has_mcountinhibit, p->has_mcountinhibit, "mcountinhibit", 0);
+	expect(hart.implemented, hart_model_implemented(&model), "implemented",
+	       0);
+	expect(hart.has_mcountinhibit, p->has_mcountinhibit, "mcountinhibit",
+	       0);
 	for (i = 3; i < 32; i++) {
 		if (!((p->hpm_mask >> i) & 1))
 			continue;
 		expect(model.counter[i], 0, "hpmcounter after init", i);
-		expect(model.event[i] & 0xffffffff, 0, "mhpmevent after init", i);
+		expect(model.event[i] & 0xffffffff, 0, "mhpmevent after init",
+		       i);
 	}
 	if (p->has_mcountinhibit) {
 		expect(model.mcountinhibit & 0x7, 0,
@@ -119,14 +144,41 @@ static int test_init(const struct hart_model_params *p)
 	return end();
 }
 
+/* Discovery on a hart whose counters run: the widths must not suffer. */
+static int test_init_running(const struct hart_model_params *p)
+{
+	struct hart_model_params running = *p;
+	unsigned int i;
+
+	begin(p->name, "discovery while counters run");
+	running.ticking = 1;
+	hart_model_reset(&model, &running);
+	/* An earlier stage left every event counting something. */
+	for (i = 3; i < 32; i++)
+		model.event[i] = 2;
+	model.mcountinhibit = 0;
+	hpm_hart_init(&hart, &hart_model_ops, &model,
+		      p->sscofpmf ? HPM_HART_SSCOFPMF : 0);
+	expect(hart.implemented, hart_model_implemented(&model), "implemented",
+	       0);
+	for (i = 0; i < 32; i++) {
+		unsigned int want = 0;
+
+		if ((hart_model_implemented(&model) >> i) & 1)
+			want = i < 3 ? 64 : p->hpm_width;
+		expect(hart.width[i], want, "width", i);
+	}
+	return end();
+}
+
 static int test_info_width(const struct hart_model_params *p)
 {
 	unsigned int i, k;
 
 	begin(p->name, "GET_INFO, GET_WIDTH");
 	setup(p);
-	expect(call(SBI_EXT_HPM_GET_INFO, 0, 0, 0), hart_model_implemented(&model),
-	       "GET_INFO", 0);
+	expect(call(SBI_EXT_HPM_GET_INFO, 0, 0, 0),
+	       hart_model_implemented(&model), "GET_INFO", 0);
 	for (i = 0; i < 32; i++) {
 		int present = (hart_model_implemented(&model) >> i) & 1;
 		hpm_ulong w = call(SBI_EXT_HPM_GET_WIDTH, i, 0,
@@ -164,8 +216,10 @@ static int test_mevent(const struct hart_model_params *p)
 		hpm_ulong ev = (hpm_ulong)(0x10019 + i);
 
 		if (!((p->hpm_mask >> i) & 1)) {
-			call(SBI_EXT_HPM_GET_MEVENT, i, 0, SBI_HPM_ERR_NOT_SUPPORTED);
-			call(SBI_EXT_HPM_SET_MEVENT, i, ev, SBI_HPM_ERR_NOT_SUPPORTED);
+			call(SBI_EXT_HPM_GET_MEVENT, i, 0,
+			     SBI_HPM_ERR_NOT_SUPPORTED);
+			call(SBI_EXT_HPM_SET_MEVENT, i, ev,
+			     SBI_HPM_ERR_NOT_SUPPORTED);
 			continue;
 		}
 		call(SBI_EXT_HPM_SET_MEVENT, i, ev, 0);
@@ -180,12 +234,14 @@ static int test_mevent(const struct hart_model_params *p)
 
 static int test_counters(const struct hart_model_params *p, int user)
 {
-	unsigned long get = user ? SBI_EXT_HPM_GET_UCOUNTER : SBI_EXT_HPM_GET_MCOUNTER;
-	unsigned long set = user ? SBI_EXT_HPM_SET_UCOUNTER : SBI_EXT_HPM_SET_MCOUNTER;
+	unsigned long get =
+		user ? SBI_EXT_HPM_GET_UCOUNTER : SBI_EXT_HPM_GET_MCOUNTER;
+	unsigned long set =
+		user ? SBI_EXT_HPM_SET_UCOUNTER : SBI_EXT_HPM_SET_MCOUNTER;
 	unsigned int i, k;
 
-	begin(p->name, user ? "GET_UCOUNTER, SET_UCOUNTER" :
-			      "GET_MCOUNTER, SET_MCOUNTER");
+	begin(p->name, user ? "GET_UCOUNTER, SET_UCOUNTER"
+			    : "GET_MCOUNTER, SET_MCOUNTER");
 	setup(p);
 	for (k = 0; k < sizeof(bad_indices) / sizeof(*bad_indices); k++) {
 		call(get, bad_indices[k], 0, SBI_HPM_ERR_INVALID_PARAM);
@@ -223,44 +279,53 @@ static int test_counters_high(const struct hart_model_params *p)
 	begin(p->name, "GET_MCOUNTERH, SET_MCOUNTERH");
 	setup(p);
 	for (i = 0; i < 34; i++) {
-		int present = i < 32 && ((hart_model_implemented(&model) >> i) & 1);
+		int present =
+			i < 32 && ((hart_model_implemented(&model) >> i) & 1);
 		unsigned long long want;
 
 		if (HPM_XLEN == 64) {
-			call(SBI_EXT_HPM_GET_MCOUNTERH, i, 0, SBI_HPM_ERR_NOT_SUPPORTED);
-			call(SBI_EXT_HPM_SET_MCOUNTERH, i, 1, SBI_HPM_ERR_NOT_SUPPORTED);
+			call(SBI_EXT_HPM_GET_MCOUNTERH, i, 0,
+			     SBI_HPM_ERR_NOT_SUPPORTED);
+			call(SBI_EXT_HPM_SET_MCOUNTERH, i, 1,
+			     SBI_HPM_ERR_NOT_SUPPORTED);
 			continue;
 		}
 		if (i >= 32) {
-			call(SBI_EXT_HPM_GET_MCOUNTERH, i, 0, SBI_HPM_ERR_INVALID_PARAM);
-			call(SBI_EXT_HPM_SET_MCOUNTERH, i, 1, SBI_HPM_ERR_INVALID_PARAM);
+			call(SBI_EXT_HPM_GET_MCOUNTERH, i, 0,
+			     SBI_HPM_ERR_INVALID_PARAM);
+			call(SBI_EXT_HPM_SET_MCOUNTERH, i, 1,
+			     SBI_HPM_ERR_INVALID_PARAM);
 			continue;
 		}
 		if (!present) {
-			call(SBI_EXT_HPM_GET_MCOUNTERH, i, 0, SBI_HPM_ERR_NOT_SUPPORTED);
-			call(SBI_EXT_HPM_SET_MCOUNTERH, i, 1, SBI_HPM_ERR_NOT_SUPPORTED);
+			call(SBI_EXT_HPM_GET_MCOUNTERH, i, 0,
+			     SBI_HPM_ERR_NOT_SUPPORTED);
+			call(SBI_EXT_HPM_SET_MCOUNTERH, i, 1,
+			     SBI_HPM_ERR_NOT_SUPPORTED);
 			continue;
 		}
 		if (i == 1) {
 			expect(call(SBI_EXT_HPM_GET_MCOUNTERH, i, 0, 0),
 			       model.counter[1] >> 32, "timeh", i);
-			call(SBI_EXT_HPM_SET_MCOUNTERH, i, 1, SBI_HPM_ERR_DENIED);
+			call(SBI_EXT_HPM_SET_MCOUNTERH, i, 1,
+			     SBI_HPM_ERR_DENIED);
 			continue;
 		}
 		call(SBI_EXT_HPM_SET_MCOUNTER, i, 0x89abcdef, 0);
 		call(SBI_EXT_HPM_SET_MCOUNTERH, i, 0xffffffff, 0);
-		want = (0xffffffff89abcdefULL & mask_of(i < 3 ? 64 : p->hpm_width));
+		want = (0xffffffff89abcdefULL &
+			mask_of(i < 3 ? 64 : p->hpm_width));
 		expect(call(SBI_EXT_HPM_GET_MCOUNTERH, i, 0, 0), want >> 32,
 		       "high half", i);
-		expect(call(SBI_EXT_HPM_GET_MCOUNTER, i, 0, 0), want & 0xffffffff,
-		       "low half kept", i);
+		expect(call(SBI_EXT_HPM_GET_MCOUNTER, i, 0, 0),
+		       want & 0xffffffff, "low half kept", i);
 	}
 	return end();
 }
 
 static int test_enables(const struct hart_model_params *p)
 {
-	unsigned int impl;
+	unsigned int impl, i;
 
 	begin(p->name, "mcounteren, scounteren");
 	setup(p);
@@ -280,6 +345,29 @@ static int test_enables(const struct hart_model_params *p)
 	       "scounteren keeps only implemented bits", 0);
 	call(SBI_EXT_HPM_SET_SCOUNTEREN, 0, 0, 0);
 	expect(call(SBI_EXT_HPM_GET_SCOUNTEREN, 0, 0, 0), 0, "scounteren", 0);
+
+	for (i = 0; i < 100; i++) {
+		hpm_ulong mask = (hpm_ulong)next_random();
+
+		if (HPM_XLEN == 64) /* bits above 31 name no counter */
+			mask |= (hpm_ulong)((unsigned long long)next_random()
+					    << 32);
+		if (mask & 0x2) {
+			call(SBI_EXT_HPM_SET_MCOUNTEREN, mask, 0, 0);
+			expect(model.mcounteren, (mask & impl) | 0x2,
+			       "mcounteren of random mask", i);
+		} else {
+			call(SBI_EXT_HPM_SET_MCOUNTEREN, mask, 0,
+			     SBI_HPM_ERR_DENIED);
+		}
+		expect(call(SBI_EXT_HPM_GET_MCOUNTEREN, 0, 0, 0),
+		       model.mcounteren, "GET_MCOUNTEREN = hardware", i);
+		call(SBI_EXT_HPM_SET_SCOUNTEREN, mask, 0, 0);
+		expect(model.scounteren, mask & impl,
+		       "scounteren of random mask", i);
+		expect(call(SBI_EXT_HPM_GET_SCOUNTEREN, 0, 0, 0),
+		       model.scounteren, "GET_SCOUNTEREN = hardware", i);
+	}
 	return end();
 }
 
@@ -295,8 +383,11 @@ static int test_inhibit(const struct hart_model_params *p)
 	setup(p);
 	impl = hart_model_implemented(&model);
 	if (!p->has_mcountinhibit) {
-		for (i = 0; i < 4; i++)
+		/* The function is absent: that comes before DENIED. */
+		for (i = 0; i < 4; i++) {
 			call(fids[i], 0x8, 0, SBI_HPM_ERR_NOT_SUPPORTED);
+			call(fids[i], 0x2, 0, SBI_HPM_ERR_NOT_SUPPORTED);
+		}
 		return end();
 	}
 	call(SBI_EXT_HPM_SET_MCOUNTINHIBIT, 0x2, 0, SBI_HPM_ERR_DENIED);
@@ -311,15 +402,39 @@ static int test_inhibit(const struct hart_model_params *p)
 	hpm = p->hpm_mask & ~0x7U;
 	call(SBI_EXT_HPM_INHIBIT_SET, 0x1, 0, 0);
 	call(SBI_EXT_HPM_INHIBIT_SET, hpm & 0x0000aaa8, 0, 0);
-	expect(model.mcountinhibit, 0x1 | (hpm & 0xaaa8),
-	       "after INHIBIT_SET", 0);
+	expect(model.mcountinhibit, 0x1 | (hpm & 0xaaa8), "after INHIBIT_SET",
+	       0);
 	call(SBI_EXT_HPM_INHIBIT_CLEAR, 0x3, 0, 0);
 	expect(model.mcountinhibit, hpm & 0xaaa8, "after INHIBIT_CLEAR", 0);
 	call(SBI_EXT_HPM_INHIBIT_SET, 0xfffffffd, 0, 0);
 	expect(model.mcountinhibit, impl & ~0x2U, "group stop", 0);
 	call(SBI_EXT_HPM_INHIBIT_CLEAR, hpm & 0x18, 0, 0);
-	expect(model.mcountinhibit, impl & ~0x2U & ~(hpm & 0x18),
-	       "group start", 0);
+	expect(model.mcountinhibit, impl & ~0x2U & ~(hpm & 0x18), "group start",
+	       0);
+
+	/* Random masks against the rule: only the named bits change. */
+	for (i = 0; i < 200; i++) {
+		unsigned int old = model.mcountinhibit;
+		unsigned int mask = next_random();
+		unsigned int writable = impl & ~0x2U;
+
+		if (i & 1) {
+			call(SBI_EXT_HPM_INHIBIT_CLEAR, mask, 0, 0);
+			expect(model.mcountinhibit, old & ~(mask & writable),
+			       "INHIBIT_CLEAR of random mask", mask);
+		} else if (mask & 0x2) {
+			call(SBI_EXT_HPM_INHIBIT_SET, mask, 0,
+			     SBI_HPM_ERR_DENIED);
+			expect(model.mcountinhibit, old, "denied INHIBIT_SET",
+			       mask);
+		} else {
+			call(SBI_EXT_HPM_INHIBIT_SET, mask, 0, 0);
+			expect(model.mcountinhibit, old | (mask & writable),
+			       "INHIBIT_SET of random mask", mask);
+		}
+		expect(call(SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0, 0),
+		       model.mcountinhibit, "GET_MCOUNTINHIBIT = hardware", i);
+	}
 	return end();
 }
 
@@ -345,6 +460,7 @@ int main(void)
 		const struct hart_model_params *p = &harts[h];
 
 		failed |= test_init(p);
+		failed |= test_init_running(p);
 		failed |= test_info_width(p);
 		failed |= test_mevent(p);
 		failed |= test_counters(p, 0);
