@@ -32,7 +32,8 @@ static unsigned long long take(struct input *in, unsigned int bytes)
 
 static void violation(const char *what, unsigned long fid)
 {
-	fprintf(stderr, "HPM core invariant broken after FID %lu: %s\n", fid, what);
+	fprintf(stderr, "HPM core invariant broken after FID %lu: %s\n", fid,
+		what);
 	abort();
 }
 
@@ -73,6 +74,24 @@ static unsigned int allowed_errors(unsigned long fid)
 	}
 }
 
+/* The DENIED rules: calls that must never succeed. */
+static int denied(unsigned long fid, hpm_ulong a0)
+{
+	switch (fid) {
+	case SBI_EXT_HPM_SET_MCOUNTER:
+	case SBI_EXT_HPM_SET_UCOUNTER:
+	case SBI_EXT_HPM_SET_MCOUNTERH:
+		return a0 == SBI_HPM_IDX_TIME;
+	case SBI_EXT_HPM_SET_MCOUNTEREN:
+		return !(a0 & SBI_HPM_TIME_BIT);
+	case SBI_EXT_HPM_SET_MCOUNTINHIBIT:
+	case SBI_EXT_HPM_INHIBIT_SET:
+		return (a0 & SBI_HPM_TIME_BIT) != 0;
+	default:
+		return 0;
+	}
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	static struct hart_model model;
@@ -99,7 +118,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
 	while (in.left) {
 		unsigned long fid = (unsigned long)take(&in, 1);
-		hpm_ulong a0 = (hpm_ulong)take(&in, 8), a1 = (hpm_ulong)take(&in, 8);
+		hpm_ulong a0 = (hpm_ulong)take(&in, 8);
+		hpm_ulong a1 = (hpm_ulong)take(&in, 8);
 		struct hart_model before = model;
 		hpm_ulong value;
 		long err;
@@ -119,9 +139,20 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			violation("mcounteren.TM cleared", fid);
 		if (err > 0 || err < -4 ||
 		    (err && !((allowed_errors(fid) >> -err) & 1)))
-			violation("error outside the function's allowed set", fid);
-		if (err && (value || !hart_model_same(&before, &model)))
-			violation("a failed call returned a value or changed the hart", fid);
+			violation("error outside the allowed set", fid);
+		if (err && value)
+			violation("a failed call returned a value", fid);
+		if (!err && denied(fid, a0))
+			violation("a call the ABI denies succeeded", fid);
+		if (err && (model.writes != before.writes ||
+			    !hart_model_same(&before, &model)))
+			violation("a failed call changed the hart", fid);
+		if (!err && fid == SBI_EXT_HPM_GET_INFO &&
+		    value != hart_model_implemented(&model))
+			violation("GET_INFO differs from the hart", fid);
+		if (!err && fid == SBI_EXT_HPM_SET_MEVENT && p.sscofpmf &&
+		    !(model.event[a0] & (1ULL << 62)))
+			violation("SET_MEVENT left MINH clear", fid);
 	}
 	return 0;
 }
