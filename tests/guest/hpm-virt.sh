@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The HPM SBI extension PMU driver (linux-patches/0002) on QEMU virt with
+# the project's firmware (--firmware hpm), under -icount so that
+# instruction counts are exact:
+#  - it registers the "cpu" PMU from the firmware's counters;
+#  - generic, DT-mapped cache and raw events count together at 100 %,
+#    the programmable counter (r2) agreeing with the fixed instret;
+#  - two events restricted to the same counter take turns (about 50 %
+#    each, counts scaled) while a pinned unrestricted event runs all the
+#    time (QEMU counts an event id on one counter only, so the three
+#    events differ);
+#  - a mask naming only unimplemented counters is refused at open;
+#  - sampling is refused with a message pointing to perf stat.
+. "$(dirname "$0")/../lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+iterations=50000000	# 10^8 loop instructions
+out="$tmp/out"
+if ! guest_run "$out" --profile virt --firmware hpm --icount -- sh -c "
+	echo '== dmesg'; dmesg | grep riscv-pmu-hpm
+	echo '== five'; perf stat -x';' -o /tmp/s -e cycles,instructions,dTLB-load-misses,r2,r10019 knownloop $iterations; cat /tmp/s
+	echo '== share'; perf stat -x';' -o /tmp/s -e cpu/event=0x2,counterid_mask=0x8/ -e cpu/event=0x10019,counterid_mask=0x8/ -e r1:D knownloop $iterations; cat /tmp/s
+	echo '== nocounter'; perf stat -x';' -o /tmp/s -e cpu/event=0x2,counterid_mask=0x80000000/ true; echo rc=\$?; cat /tmp/s; dmesg | grep 'counterid_mask 0x80000000'
+	echo '== sampling'; perf record -o /tmp/p.data -e r2 true; echo rc=\$?; dmesg | grep 'no sampling'
+	echo '== end'
+	"; then
+	not_ok "virt --firmware hpm --icount: guest runs the HPM checks"
+	diag "$(tail -n 30 "$out")"
+	exit 0
+fi
+
+# field FIELD EVENT < perf stat -x';' output: count (1), run % (5).
+field() {
+	awk -F';' -v f="$1" -v ev="$2" '$3 == ev { print $f; found = 1; exit }
+		END { if (!found) print "missing" }'
+}
+pct_between() {
+	awk -v p="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(p + 0 >= lo && p + 0 <= hi) }'
+}
+
+if section dmesg "$out" | grep -Eq 'riscv-pmu-hpm: [0-9]+ counters \(mask 0x7fffd\)'; then
+	ok "driver registers with counters 0, 2, 3..18 (mask 0x7fffd)"
+else
+	not_ok "driver registers with counters 0, 2, 3..18 (mask 0x7fffd)"
+	diag "$(section dmesg "$out")"
+fi
+
+sec=$(section five "$out")
+expected=$(sed -n 's/.*loop_instructions=\([0-9]*\).*/\1/p' <<<"$sec")
+all=1
+for ev in cycles instructions dTLB-load-misses r2 r10019; do
+	c=$(field 1 "$ev" <<<"$sec") p=$(field 5 "$ev" <<<"$sec")
+	if ! is_number "$c" || [ "$p" != 100.00 ]; then
+		all=0
+		diag "$ev: count '$c', running '$p' %"
+	fi
+done
+if [ $all = 1 ]; then
+	ok "cycles, instructions, dTLB-load-misses, r2, r10019 all counted at 100 %"
+else
+	not_ok "cycles, instructions, dTLB-load-misses, r2, r10019 all counted at 100 %"
+	diag "$sec"
+fi
+insn=$(field 1 instructions <<<"$sec")
+r2=$(field 1 r2 <<<"$sec")
+if is_number "$insn" && is_number "$expected" && within_pct "$insn" "$expected" 1; then
+	ok "instructions (fixed instret) within 1 % of the loop's $expected (got $insn)"
+else
+	not_ok "instructions (fixed instret) within 1 % of the loop's count"
+	diag "expected '$expected', got '$insn'"
+fi
+if is_number "$r2" && is_number "$insn" && within_pct "$r2" "$insn" 0.5; then
+	ok "r2 on a programmable counter within 0.5 % of instructions ($r2 vs $insn)"
+else
+	not_ok "r2 on a programmable counter within 0.5 % of instructions"
+	diag "r2 '$r2', instructions '$insn'"
+fi
+dtlb=$(field 1 dTLB-load-misses <<<"$sec")
+if is_number "$dtlb" && [ "$dtlb" -gt 0 ]; then
+	ok "dTLB-load-misses (from the DT cache map) counts ($dtlb)"
+else
+	not_ok "dTLB-load-misses (from the DT cache map) counts"
+	diag "got '$dtlb'"
+fi
+
+sec=$(section share "$out")
+a=cpu/event=0x2,counterid_mask=0x8/ b=cpu/event=0x10019,counterid_mask=0x8/
+pa=$(field 5 "$a" <<<"$sec") pb=$(field 5 "$b" <<<"$sec") pd=$(field 5 r1:D <<<"$sec")
+if pct_between "$pa" 35 65 && pct_between "$pb" 35 65 && [ "$pd" = 100.00 ]; then
+	ok "two events on counter 3 only share it ($pa %, $pb %), pinned r1 runs 100 %"
+else
+	not_ok "two events on counter 3 only share it (about 50 % each), pinned r1 runs 100 %"
+	diag "$sec"
+fi
+sec=$(section nocounter "$out")
+if grep -q 'not supported' <<<"$sec" &&
+	grep -q 'counterid_mask 0x80000000 names no implemented counter' <<<"$sec"; then
+	ok "a mask naming only unimplemented counter 31 is refused at open, with a message"
+else
+	not_ok "a mask naming only unimplemented counter 31 is refused at open, with a message"
+	diag "$sec"
+fi
+
+sec=$(section sampling "$out")
+if ! grep -q '^rc=0$' <<<"$sec" && grep -q 'count with perf stat' <<<"$sec"; then
+	ok "sampling is refused, the kernel pointing to perf stat"
+else
+	not_ok "sampling is refused, the kernel pointing to perf stat"
+	diag "$sec"
+fi
