@@ -93,6 +93,14 @@ else
 	not_ok "two events on counter 3 only share it (about 50 % each), pinned r1 runs 100 %"
 	diag "$sec"
 fi
+ca=$(field 1 "$a" <<<"$sec")
+if is_number "$ca" && is_number "$expected" && within_pct "$ca" "$expected" 10; then
+	ok "the time-shared instructions event, scaled, within 10 % of the loop's $expected ($ca)"
+else
+	not_ok "the time-shared instructions event, scaled, within 10 % of the loop's count"
+	diag "$sec"
+fi
+
 sec=$(section nocounter "$out")
 if grep -q 'not supported' <<<"$sec" &&
 	grep -q 'counterid_mask 0x80000000 names no implemented counter' <<<"$sec"; then
