@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The HPM extension PMU driver on the U74 profile (two programmable
+# counters, hpmcounter3 and 4) with the project's firmware, -icount:
+#  - it finds counters 0, 2, 3 and 4 (mask 0x1d);
+#  - five raw events on two counters multiplex: each runs part of the
+#    time and perf's scaled counts of the instruction and cycle events
+#    are within 10 % of the loop's exact instruction count;
+#  - masks that name only counters the U74 lacks (31, 5) are refused.
+. "$(dirname "$0")/../lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+iterations=50000000	# 10^8 loop instructions
+out="$tmp/out"
+if ! guest_run "$out" --profile u74 --firmware hpm --icount -- sh -c "
+	echo '== dmesg'; dmesg | grep riscv-pmu-hpm
+	echo '== mux'; perf stat -x';' -o /tmp/s -e r1,r2,r10019,r1001b,r10021 knownloop $iterations; cat /tmp/s
+	echo '== nocounter'; perf stat -x';' -o /tmp/s -e cpu/event=0x2,counterid_mask=0x80000000/ -e cpu/event=0x1,counterid_mask=0x20/ true; cat /tmp/s; dmesg | grep 'names no implemented counter'
+	echo '== end'
+	"; then
+	not_ok "u74 --firmware hpm --icount: guest runs the HPM checks"
+	diag "$(tail -n 30 "$out")"
+	exit 0
+fi
+
+field() {
+	awk -F';' -v f="$1" -v ev="$2" '$3 == ev { print $f; found = 1; exit }
+		END { if (!found) print "missing" }'
+}
+pct_between() {
+	awk -v p="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(p + 0 >= lo && p + 0 <= hi) }'
+}
+
+if section dmesg "$out" | grep -Eq 'riscv-pmu-hpm: 4 counters \(mask 0x1d\)'; then
+	ok "u74: driver registers with counters 0, 2, 3, 4 (mask 0x1d)"
+else
+	not_ok "u74: driver registers with counters 0, 2, 3, 4 (mask 0x1d)"
+	diag "$(section dmesg "$out")"
+fi
+
+sec=$(section mux "$out")
+expected=$(sed -n 's/.*loop_instructions=\([0-9]*\).*/\1/p' <<<"$sec")
+all=1
+for ev in r1 r2 r10019 r1001b r10021; do
+	c=$(field 1 "$ev" <<<"$sec") p=$(field 5 "$ev" <<<"$sec")
+	if ! is_number "$c" || ! pct_between "$p" 10 90; then
+		all=0
+		diag "$ev: count '$c', running '$p' %"
+	fi
+done
+if [ $all = 1 ]; then
+	ok "five raw events on two counters multiplex (each counted, running 10-90 %)"
+else
+	not_ok "five raw events on two counters multiplex (each counted, running 10-90 %)"
+	diag "$sec"
+fi
+for ev in r1 r2; do
+	c=$(field 1 "$ev" <<<"$sec")
+	if is_number "$c" && is_number "$expected" && within_pct "$c" "$expected" 10; then
+		ok "multiplexed $ev, scaled, within 10 % of the loop's $expected ($c)"
+	else
+		not_ok "multiplexed $ev, scaled, within 10 % of the loop's instruction count"
+		diag "expected '$expected', got '$c'"
+	fi
+done
+
+sec=$(section nocounter "$out")
+if [ "$(grep -c 'not supported' <<<"$sec")" = 2 ] &&
+	grep -q 'counterid_mask 0x80000000 names no implemented counter' <<<"$sec" &&
+	grep -q 'counterid_mask 0x20 names no implemented counter' <<<"$sec"; then
+	ok "u74: masks naming only counter 31 or 5 are refused at open, with a message"
+else
+	not_ok "u74: masks naming only counter 31 or 5 are refused at open, with a message"
+	diag "$sec"
+fi
