@@ -117,3 +117,20 @@ else
 	not_ok "sampling is refused, the kernel pointing to perf stat"
 	diag "$sec"
 fi
+
+# Firmware without the HPM extension (Debian's OpenSBI, SBI PMU): the
+# driver stays out of the way and the SBI PMU driver serves perf.
+out="$tmp/opensbi"
+if guest_run "$out" --profile virt --firmware opensbi --icount -- sh -c "
+	echo '== dmesg'; dmesg | grep riscv-pmu
+	echo '== stat'; perf stat -x';' -o /tmp/s -e instructions knownloop 20000000; cat /tmp/s
+	echo '== end'
+	" && ! grep -q riscv-pmu-hpm "$out" &&
+	section dmesg "$out" | grep -q 'riscv-pmu-sbi: SBI PMU extension is available' &&
+	c=$(section stat "$out" | field 1 instructions) && is_number "$c" &&
+	within_pct "$c" 40000000 1; then
+	ok "OpenSBI (no HPM extension): HPM driver absent, SBI PMU counts instructions ($c)"
+else
+	not_ok "OpenSBI (no HPM extension): HPM driver absent, SBI PMU counts instructions"
+	diag "$(tail -n 20 "$out")"
+fi

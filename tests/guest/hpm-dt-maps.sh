@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The HPM extension PMU driver with malformed device-tree event maps:
+# each is reported (property and entry named) and ignored, and the driver
+# still registers its counters.  The kernel boots on QEMU's own virt
+# tree (no profile overlay, which would replace the maps) with a
+# "riscv,hpm-pmu" node edited here; it only needs to reach the driver's
+# initcall, so it runs without an initramfs and stops at the root mount.
+. "$(dirname "$0")/../lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+cpu=$(. "$TOP/qemu-config/virt.conf" && echo "$QEMU_CPU64")
+fw="$TOP/build/firmware/hpmfw-rv64.bin"
+
+# boot DTB OUT: the kernel's console output until it stops.
+boot() {
+	timeout 60 qemu-system-riscv64 -M virt -cpu "$cpu" -m 512M -smp 1 \
+		-bios "$fw" -kernel "$GUEST_OUT/Image" -dtb "$1" \
+		-append "console=ttyS0" -nographic -no-reboot </dev/null >"$2" 2>&1
+	return 0
+}
+
+if ! qemu-system-riscv64 -M virt -cpu "$cpu" -m 512M -smp 1 \
+	-machine dumpdtb="$tmp/base.dtb" -display none >/dev/null 2>&1; then
+	not_ok "QEMU virt device tree dumped"
+	exit 0
+fi
+
+# 1: an unknown generic event id (0x77) in entry 1; a cache map of 3
+#    cells, not a whole number of 2-cell entries.
+cp "$tmp/base.dtb" "$tmp/a.dtb"
+fdtput -c "$tmp/a.dtb" /hpm-pmu &&
+	fdtput -t s "$tmp/a.dtb" /hpm-pmu compatible riscv,hpm-pmu &&
+	fdtput -t x "$tmp/a.dtb" /hpm-pmu riscv,hw-event-map 0 1 77 2 &&
+	fdtput -t x "$tmp/a.dtb" /hpm-pmu riscv,hw-cache-event-map 10003 10019 10004
+boot "$tmp/a.dtb" "$tmp/a.out"
+if grep -aq 'riscv-pmu-hpm: /hpm-pmu: riscv,hw-event-map: entry 1 <0x77 0x2 0x0>: unknown event; map ignored' "$tmp/a.out" &&
+	grep -aq 'riscv-pmu-hpm: /hpm-pmu: riscv,hw-cache-event-map: 3 cells, not a whole number' "$tmp/a.out" &&
+	grep -aq 'riscv-pmu-hpm: 18 counters (mask 0x7fffd), narrowest 64 bits; 0 generic and 0 cache events from DT' "$tmp/a.out"; then
+	ok "unknown event id and wrong map length: both maps reported and ignored, driver registers"
+else
+	not_ok "unknown event id and wrong map length: both maps reported and ignored, driver registers"
+	diag "$(grep -a 'riscv-pmu\|Oops\|BUG' "$tmp/a.out" | head -n 20)"
+fi
+
+# 2: a zero event value in the cache map (entry 0), a good generic map
+#    with counter masks (3 cells).
+cp "$tmp/base.dtb" "$tmp/b.dtb"
+fdtput -c "$tmp/b.dtb" /hpm-pmu &&
+	fdtput -t s "$tmp/b.dtb" /hpm-pmu compatible riscv,hpm-pmu &&
+	fdtput -t x "$tmp/b.dtb" /hpm-pmu riscv,event-map-cells 3 &&
+	fdtput -t x "$tmp/b.dtb" /hpm-pmu riscv,hw-event-map 0 1 8 1 2 10 &&
+	fdtput -t x "$tmp/b.dtb" /hpm-pmu riscv,hw-cache-event-map 10003 0 0
+boot "$tmp/b.dtb" "$tmp/b.out"
+if grep -aq 'riscv,hw-cache-event-map: entry 0 <0x10003 0x0 0x0>: event value 0; map ignored' "$tmp/b.out" &&
+	grep -aq 'riscv-pmu-hpm: 18 counters (mask 0x7fffd), narrowest 64 bits; 2 generic and 0 cache events from DT' "$tmp/b.out"; then
+	ok "zero event value: that map reported and ignored, the other kept"
+else
+	not_ok "zero event value: that map reported and ignored, the other kept"
+	diag "$(grep -a 'riscv-pmu\|Oops\|BUG' "$tmp/b.out" | head -n 20)"
+fi
+
+# 3: an impossible cell count.
+cp "$tmp/a.dtb" "$tmp/c.dtb"
+fdtput -t x "$tmp/c.dtb" /hpm-pmu riscv,event-map-cells 7
+boot "$tmp/c.dtb" "$tmp/c.out"
+if grep -aq 'riscv,event-map-cells is 7, not 2 or 3; maps ignored' "$tmp/c.out" &&
+	grep -aq 'riscv-pmu-hpm: 18 counters' "$tmp/c.out"; then
+	ok "riscv,event-map-cells 7: reported, maps ignored, driver registers"
+else
+	not_ok "riscv,event-map-cells 7: reported, maps ignored, driver registers"
+	diag "$(grep -a 'riscv-pmu\|Oops\|BUG' "$tmp/c.out" | head -n 20)"
+fi
