@@ -1,11 +1,17 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
- * SPDX-License-Identifier: BSD-2-Clause
+ * HPM SBI extension (EID 0x0848504d, experimental): S-mode access to
+ * mhpmevent, the machine counters, mcounteren, scounteren and
+ * mcountinhibit of the calling hart.
  *
- * HPM extension (EID 0x0848504d, experimental): S-mode access to the
- * machine-level counters, their events, mcounteren, scounteren and
- * mcountinhibit.  The behaviour lives in hpm/hpm_core.c, shared with the
- * riscv-hpm-perf project's QEMU test firmware; this file only connects it
- * to OpenSBI: per-hart state in scratch space and CSR access.
+ * This file only connects the portable core (sbi_hpm_core.c, which holds
+ * every rule of the ABI) to OpenSBI: per-hart state in the scratch space,
+ * and CSR access by number that reports a trap instead of taking it.
+ * The accessors know only the CSRs of the extension's ABI table; any
+ * other number is refused without touching the hart.
+ *
+ * The extension shares the counters with OpenSBI's SBI PMU extension;
+ * enable one or the other, not both (see the Kconfig help).
  */
 
 #include <sbi/riscv_asm.h>
@@ -18,154 +24,156 @@
 #include <sbi/sbi_trap.h>
 #include "hpm/hpm_core.h"
 
-struct sbi_hpm_hart {
-	bool initialized;
-	struct hpm_hart core;
-};
+/* The core's CSR numbers are the privileged spec's, as are OpenSBI's. */
+_Static_assert(HPM_CSR_SCOUNTEREN == CSR_SCOUNTEREN, "scounteren");
+_Static_assert(HPM_CSR_MCOUNTEREN == CSR_MCOUNTEREN, "mcounteren");
+_Static_assert(HPM_CSR_MCOUNTINHIBIT == CSR_MCOUNTINHIBIT, "mcountinhibit");
+_Static_assert(HPM_CSR_MHPMEVENT3 == CSR_MHPMEVENT3, "mhpmevent3");
+_Static_assert(HPM_CSR_MCYCLE == CSR_MCYCLE, "mcycle");
+_Static_assert(HPM_CSR_CYCLE == CSR_CYCLE, "cycle");
+#if __riscv_xlen == 32
+_Static_assert(HPM_CSR_MHPMEVENT3H == CSR_MHPMEVENT3H, "mhpmevent3h");
+_Static_assert(HPM_CSR_MCYCLEH == CSR_MCYCLEH, "mcycleh");
+_Static_assert(HPM_CSR_CYCLEH == CSR_CYCLEH, "cycleh");
+#endif
 
-static unsigned long hpm_hart_offset;
+/* The core answers with the SBI specification's error values. */
+_Static_assert(SBI_HPM_ERR_FAILED == SBI_EFAIL, "FAILED");
+_Static_assert(SBI_HPM_ERR_NOT_SUPPORTED == SBI_ENOTSUPP, "NOT_SUPPORTED");
+_Static_assert(SBI_HPM_ERR_INVALID_PARAM == SBI_EINVAL, "INVALID_PARAM");
+_Static_assert(SBI_HPM_ERR_DENIED == SBI_EDENIED, "DENIED");
 
 /*
- * Which counter a counter CSR (machine or user, low or high half) is
- * behind, or -1 for any other CSR.
+ * The ABI table as CSR numbers.  A CSR number is an immediate of the
+ * instruction, so each register needs its own access; these lists expand
+ * @X once per register.  hpm29 covers the 29 programmable counters
+ * (index 3..31) from the CSR of index 3.
  */
-static int hpm_counter_of(unsigned int csr)
-{
-	if (csr >= CSR_MCYCLE && csr <= CSR_MHPMCOUNTER31)
-		return csr - CSR_MCYCLE;
-	if (csr >= CSR_CYCLE && csr <= CSR_HPMCOUNTER31)
-		return csr - CSR_CYCLE;
+#define HPM_X4(X, n)	X((n)) X((n) + 1) X((n) + 2) X((n) + 3)
+#define HPM_X29(X, n)	HPM_X4(X, n) HPM_X4(X, (n) + 4)			\
+			HPM_X4(X, (n) + 8) HPM_X4(X, (n) + 12)		\
+			HPM_X4(X, (n) + 16) HPM_X4(X, (n) + 20)		\
+			HPM_X4(X, (n) + 24) X((n) + 28)
+/* mcycle, minstret, mhpmcounter3..31: there is no mtime CSR. */
+#define HPM_MCOUNTERS(X, base)						\
+	X((base) + SBI_HPM_IDX_CYCLE) X((base) + SBI_HPM_IDX_INSTRET)	\
+	HPM_X29(X, (base) + SBI_HPM_IDX_HPM_FIRST)
+/* cycle, time, instret, hpmcounter3..31 (read-only). */
+#define HPM_UCOUNTERS(X, base)						\
+	X((base) + SBI_HPM_IDX_CYCLE) X((base) + SBI_HPM_IDX_TIME)	\
+	X((base) + SBI_HPM_IDX_INSTRET)					\
+	HPM_X29(X, (base) + SBI_HPM_IDX_HPM_FIRST)
+
 #if __riscv_xlen == 32
-	if (csr >= CSR_MCYCLEH && csr <= CSR_MHPMCOUNTER31H)
-		return csr - CSR_MCYCLEH;
-	if (csr >= CSR_CYCLEH && csr <= CSR_HPMCOUNTER31H)
-		return csr - CSR_CYCLEH;
+#define HPM_WRITABLE_HIGH(X)						\
+	HPM_X29(X, HPM_CSR_MHPMEVENT3H) HPM_MCOUNTERS(X, HPM_CSR_MCYCLEH)
+#define HPM_READ_ONLY_HIGH(X)	HPM_UCOUNTERS(X, HPM_CSR_CYCLEH)
+#else
+#define HPM_WRITABLE_HIGH(X)
+#define HPM_READ_ONLY_HIGH(X)
 #endif
-	if (csr >= CSR_MHPMEVENT3 && csr <= CSR_MHPMEVENT31)
-		return csr - CSR_MHPMEVENT3 + 3;
-#if __riscv_xlen == 32
-	if (csr >= CSR_MHPMEVENT3H && csr <= CSR_MHPMEVENT31H)
-		return csr - CSR_MHPMEVENT3H + 3;
-#endif
-	return -1;
-}
+
+/* Registers the core may write, and those it may only read. */
+#define HPM_WRITABLE_CSRS(X)						\
+	X(HPM_CSR_MCOUNTINHIBIT) HPM_X29(X, HPM_CSR_MHPMEVENT3)		\
+	HPM_MCOUNTERS(X, HPM_CSR_MCYCLE) HPM_WRITABLE_HIGH(X)
+#define HPM_READ_ONLY_CSRS(X)						\
+	HPM_UCOUNTERS(X, HPM_CSR_CYCLE) HPM_READ_ONLY_HIGH(X)
+
+#define HPM_READ_CASE(num)						\
+	case (num):							\
+		value = csr_read_allowed((num), &trap);			\
+		break;
+
+#define HPM_WRITE_CASE(num)						\
+	case (num):							\
+		csr_write_allowed((num), &trap, val);			\
+		break;
 
 /*
- * OpenSBI found the hart's counters at boot (mhpm_mask, the time CSR,
- * the privileged version for mcountinhibit); an access to a register it
- * did not find is reported as trapped without touching the hardware, so
- * the core's probe never traps in M-mode.
+ * hpm_csr_ops.read: 0 and the value, or non-zero if the CSR trapped or
+ * is not in the ABI table.  mcounteren and scounteren exist on every hart
+ * that has S-mode, so they use the plain accessors (OpenSBI's
+ * csr_read_num() does not handle them).
  */
-static bool hpm_csr_present(struct sbi_scratch *scratch, unsigned int csr)
+static int hpm_csr_read(void *ctx, unsigned int csr, hpm_ulong *val)
 {
-	int idx;
-
-	if (csr == CSR_MCOUNTINHIBIT)
-		return sbi_hart_priv_version(scratch) >= SBI_HART_PRIV_VER_1_11;
-	if (csr == CSR_MCOUNTEREN || csr == CSR_SCOUNTEREN)
-		return true;
-	idx = hpm_counter_of(csr);
-	if (idx < 0)
-		return false;
-	if (idx == 1)
-		return sbi_hart_has_csr(scratch, SBI_HART_CSR_TIME);
-	if (idx == 0 || idx == 2)
-		return true;
-#if __riscv_xlen == 32
-	if (csr >= CSR_MHPMEVENT3H && csr <= CSR_MHPMEVENT31H &&
-	    !sbi_hart_has_extension(scratch, SBI_HART_EXT_SSCOFPMF))
-		return false;
-#endif
-	return sbi_hart_mhpm_mask(scratch) & BIT(idx);
-}
-
-/* The user-level counter CSR @csr as the machine counter behind it. */
-static unsigned int hpm_machine_csr(unsigned int csr)
-{
-#if __riscv_xlen == 32
-	if (csr >= CSR_CYCLEH && csr <= CSR_HPMCOUNTER31H)
-		return CSR_MCYCLEH + (csr - CSR_CYCLEH);
-#endif
-	if (csr >= CSR_CYCLE && csr <= CSR_HPMCOUNTER31)
-		return CSR_MCYCLE + (csr - CSR_CYCLE);
-	return csr;
-}
-
-static int hpm_opensbi_read(void *ctx, unsigned int csr, hpm_ulong *val)
-{
-	struct sbi_scratch *scratch = ctx;
-
-	if (!hpm_csr_present(scratch, csr))
-		return SBI_ENOTSUPP;
+	struct sbi_trap_info trap = { 0 };
+	unsigned long value = 0;
 
 	switch (csr) {
-	/* csr_read_num() covers neither of these two. */
-	case CSR_MCOUNTEREN:
-		*val = csr_read(CSR_MCOUNTEREN);
-		return 0;
-	case CSR_SCOUNTEREN:
-		*val = csr_read(CSR_SCOUNTEREN);
-		return 0;
-	case CSR_TIME:
-		*val = csr_read(CSR_TIME);
-		return 0;
-#if __riscv_xlen == 32
-	case CSR_TIMEH:
-		*val = csr_read(CSR_TIMEH);
-		return 0;
-#endif
+	case HPM_CSR_MCOUNTEREN:
+		value = csr_read(CSR_MCOUNTEREN);
+		break;
+	case HPM_CSR_SCOUNTEREN:
+		value = csr_read(CSR_SCOUNTEREN);
+		break;
+	HPM_WRITABLE_CSRS(HPM_READ_CASE)
+	HPM_READ_ONLY_CSRS(HPM_READ_CASE)
 	default:
-		*val = csr_read_num(hpm_machine_csr(csr));
-		return 0;
+		return SBI_EINVAL;
 	}
+	if (trap.cause)
+		return SBI_ENOTSUPP;
+	*val = value;
+	return 0;
 }
 
-static int hpm_opensbi_write(void *ctx, unsigned int csr, hpm_ulong val)
+/* hpm_csr_ops.write: as hpm_csr_read(); a trapped write changed nothing. */
+static int hpm_csr_write(void *ctx, unsigned int csr, hpm_ulong val)
 {
-	struct sbi_scratch *scratch = ctx;
-
-	if (!hpm_csr_present(scratch, csr))
-		return SBI_ENOTSUPP;
+	struct sbi_trap_info trap = { 0 };
 
 	switch (csr) {
-	case CSR_MCOUNTEREN:
+	case HPM_CSR_MCOUNTEREN:
 		csr_write(CSR_MCOUNTEREN, val);
-		return 0;
-	case CSR_SCOUNTEREN:
+		break;
+	case HPM_CSR_SCOUNTEREN:
 		csr_write(CSR_SCOUNTEREN, val);
-		return 0;
+		break;
+	HPM_WRITABLE_CSRS(HPM_WRITE_CASE)
 	default:
-		/* The user-level counters are read-only. */
-		if (csr >= CSR_CYCLE && csr <= CSR_HPMCOUNTER31H)
-			return SBI_EDENIED;
-		csr_write_num(csr, val);
-		return 0;
+		return SBI_EINVAL;
 	}
+	return trap.cause ? SBI_ENOTSUPP : 0;
 }
 
 static const struct hpm_csr_ops hpm_opensbi_csr_ops = {
-	.read	= hpm_opensbi_read,
-	.write	= hpm_opensbi_write,
+	.read	= hpm_csr_read,
+	.write	= hpm_csr_write,
 };
 
+/* Per-hart state, in each hart's scratch space. */
+struct hpm_hart_state {
+	struct hpm_hart hart;
+	/* hpm_hart_init() has run on this hart. */
+	bool discovered;
+};
+
+static unsigned long hpm_state_offset;
+
 /*
- * The first HPM call on a hart probes its counters; until then the
- * extension leaves them as OpenSBI set them up.
+ * The core's view of the calling hart.  Discovery runs on the hart's
+ * first HPM call rather than at boot: OpenSBI has no per-hart init hook
+ * for an ecall extension, and each hart must probe its own CSRs.  The
+ * scratch allocator zeroes the space on every hart, so "discovered"
+ * starts false.
  */
 static struct hpm_hart *hpm_this_hart(void)
 {
 	struct sbi_scratch *scratch = sbi_scratch_thishart_ptr();
-	struct sbi_hpm_hart *h = sbi_scratch_offset_ptr(scratch,
-							hpm_hart_offset);
+	struct hpm_hart_state *state =
+		sbi_scratch_offset_ptr(scratch, hpm_state_offset);
+	unsigned int features = 0;
 
-	if (!h->initialized) {
-		hpm_hart_init(&h->core, &hpm_opensbi_csr_ops, scratch,
-			      sbi_hart_has_extension(scratch,
-						     SBI_HART_EXT_SSCOFPMF) ?
-			      HPM_HART_SSCOFPMF : 0);
-		h->initialized = true;
+	if (!state->discovered) {
+		if (sbi_hart_has_extension(scratch, SBI_HART_EXT_SSCOFPMF))
+			features |= HPM_HART_SSCOFPMF;
+		hpm_hart_init(&state->hart, &hpm_opensbi_csr_ops, NULL,
+			      features);
+		state->discovered = true;
 	}
-	return &h->core;
+	return &state->hart;
 }
 
 static int sbi_ecall_hpm_handler(unsigned long extid, unsigned long funcid,
@@ -173,21 +181,23 @@ static int sbi_ecall_hpm_handler(unsigned long extid, unsigned long funcid,
 				 struct sbi_ecall_return *out)
 {
 	hpm_ulong value = 0;
-	long ret;
+	long err;
 
-	ret = hpm_handle(hpm_this_hart(), funcid, regs->a0, regs->a1, &value);
+	err = hpm_handle(hpm_this_hart(), funcid, regs->a0, regs->a1, &value);
 	out->value = value;
-	return ret;
+	return (int)err;
 }
 
 struct sbi_ecall_extension ecall_hpm;
 
 static int sbi_ecall_hpm_register_extensions(void)
 {
-	hpm_hart_offset = sbi_scratch_alloc_offset(sizeof(struct sbi_hpm_hart));
-	if (!hpm_hart_offset)
-		return SBI_ENOMEM;
-
+	if (!hpm_state_offset) {
+		hpm_state_offset =
+			sbi_scratch_alloc_offset(sizeof(struct hpm_hart_state));
+		if (!hpm_state_offset)
+			return SBI_ENOMEM;
+	}
 	return sbi_ecall_register_extension(&ecall_hpm);
 }
 
