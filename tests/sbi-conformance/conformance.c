@@ -499,7 +499,7 @@ static void test_events(void)
 static void test_inhibit(void)
 {
 	struct sbiret r = hpm(SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0);
-	ulong inh = r.value, c0, c1, i0, i1;
+	ulong inh = r.value, c0, c1, i0, i1, v;
 
 	check(!r.error && (inh & 7) == 0 && (inh & hpm_mask) == hpm_mask,
 	      "after boot cycle and instret run, hpmcounters are inhibited "
@@ -509,9 +509,10 @@ static void test_inhibit(void)
 	      hpm(SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0).value == inh,
 	      "SET_MCOUNTINHIBIT with the time bit is DENIED, changes nothing");
 	r = hpm(SBI_EXT_HPM_INHIBIT_SET, SBI_HPM_TIME_BIT | 1, 0);
-	check(r.error == ERR_DENIED &&
-	      hpm(SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0).value == inh,
-	      "INHIBIT_SET with the time bit is DENIED, changes nothing");
+	v = hpm(SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0).value;
+	check(r.error == ERR_DENIED && v == inh,
+	      "INHIBIT_SET with the time bit is DENIED, changes nothing "
+	      "(error %ld, 0x%lx after, 0x%lx before)", r.error, v, inh);
 
 	r = hpm(SBI_EXT_HPM_INHIBIT_SET, 0x5, 0);
 	c0 = s_ctr(0);
@@ -823,7 +824,8 @@ static void test_misc(void)
 	r = sbi_call(EXT_TIME, 0, t0 + TIMEBASE_HZ / 1000, 0, 0);
 	do
 		now = rdtime();
-	while (!(csr_read(CSR_SIP) & SIP_STIP) && now - t0 < TIMEBASE_HZ);
+	/* Generous: without -icount, time follows a host that may be busy. */
+	while (!(csr_read(CSR_SIP) & SIP_STIP) && now - t0 < 10 * TIMEBASE_HZ);
 	check(!r.error && (csr_read(CSR_SIP) & SIP_STIP) &&
 	      now - t0 >= TIMEBASE_HZ / 1000, "time: set_timer raises STIP "
 	      "when due");
