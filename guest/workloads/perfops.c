@@ -17,6 +17,10 @@
  *            (open+close, enable+disable, read, mmap-read)
  *        perfops time CMD [ARGS...]
  *            runs CMD and prints "elapsed_ns=X status=S"
+ *        perfops where CONFIG [CONFIG2]
+ *            opens raw event CONFIG (config2, e.g. a counter mask, as
+ *            given) on this task and prints the hardware counter the PMU
+ *            driver gave it, from the mmap page: "counter=N" (-1: none)
  *
  * EVENT: instructions (default), cycles, or rHEX (a raw event).
  */
@@ -249,10 +253,41 @@ static int time_cmd(char **argv)
 	return 0;
 }
 
+static int where(const char *config, const char *config2)
+{
+	struct perf_event_attr attr;
+	struct perf_event_mmap_page *pc;
+	unsigned int index;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_RAW;
+	attr.config = strtoull(config, NULL, 0);
+	attr.config2 = config2 ? strtoull(config2, NULL, 0) : 0;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0) {
+		fprintf(stderr, "perfops: perf_event_open: %s\n", strerror(errno));
+		return 1;
+	}
+	pc = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED,
+		  fd, 0);
+	if (pc == MAP_FAILED) {
+		fprintf(stderr, "perfops: mmap: %s\n", strerror(errno));
+		return 1;
+	}
+	/* index is the counter + 1 while the event is on the hardware. */
+	index = pc->index;
+	printf("counter=%d user_rdpmc=%d\n", (int)index - 1,
+	       (int)pc->cap_user_rdpmc);
+	return 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: perfops ops [-e EVENT[,EVENT...]] [-g GROUP] [-n REPEAT] [-o OP]\n"
-			"       perfops time CMD [ARGS...]\n");
+			"       perfops time CMD [ARGS...]\n"
+			"       perfops where CONFIG [CONFIG2]\n");
 	exit(2);
 }
 
@@ -269,6 +304,11 @@ int main(int argc, char **argv)
 		if (argc < 3)
 			usage();
 		return time_cmd(argv + 2);
+	}
+	if (!strcmp(argv[1], "where")) {
+		if (argc < 3 || argc > 4)
+			usage();
+		return where(argv[2], argc == 4 ? argv[3] : NULL);
 	}
 	if (strcmp(argv[1], "ops"))
 		usage();
