@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The guest boots on every machine profile, shows that profile's CPU
-# identity in /proc/cpuinfo (what perf keys its event tables on), and
-# perf runs in it.
+# The guest boots on every machine profile with four harts on the
+# default (HPM test) firmware, shows that profile's CPU identity in
+# /proc/cpuinfo (what perf keys its event tables on), and perf runs in it.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -11,13 +11,14 @@ for conf in "$TOP"/qemu-config/*.conf; do
 	(
 		. "$conf"
 		out="$tmp/$profile"
-		if ! guest_run "$out" --profile "$profile" -- sh -c \
+		if ! guest_run "$out" --profile "$profile" --smp 4 -- sh -c \
 			'echo "== cpuinfo"; cat /proc/cpuinfo; echo "== perf"; perf list hw'; then
-			not_ok "$profile: guest boots and runs a command"
+			not_ok "$profile: guest boots with 4 harts and runs a command"
 			diag "$(tail -n 20 "$out")"
 			exit 0
 		fi
-		ok "$profile: guest boots and runs a command"
+		harts=$(section cpuinfo "$out" | grep -c '^processor')
+		check "$profile: guest boots with 4 harts and runs a command ($harts)" [ "$harts" = 4 ]
 		for id in mvendorid marchid mimpid; do
 			want=$(eval echo "\$EXPECT_${id^^}")
 			got=$(section cpuinfo "$out" | awk -v k="$id" '$1 == k { print $3; exit }')
