@@ -15,7 +15,9 @@ if [ ! -f "$header" ] || [ -z "$patch" ]; then
 	exit 0
 fi
 
-if python3 - "$header" "$patch" <<'PY'
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+if python3 - "$header" "$patch" >"$tmp" 2>&1 <<'PY'
 import re, sys
 hdr = open(sys.argv[1]).read()
 pat = open(sys.argv[2]).read()
@@ -58,7 +60,8 @@ print('compared %d names' % len(h))
 sys.exit(bad)
 PY
 then
-	ok "SBI_EXT_HPM* names and values: patch $(basename "$patch") matches sbi_hpm_abi.h"
+	ok "SBI_EXT_HPM* names and values: patch $(basename "$patch") matches sbi_hpm_abi.h ($(tail -n 1 "$tmp"))"
 else
 	not_ok "SBI_EXT_HPM* names and values: patch $(basename "$patch") matches sbi_hpm_abi.h"
+	diag "$(cat "$tmp")"
 fi
