@@ -136,6 +136,26 @@ def main():
                      prop("hpm", n), prop("upstream", n), "%"))
     rows.append(("perf stat proportional overhead, matmul naive 120, 6 events",
                  prop("hpm", 6, "matmul"), prop("upstream", 6, "matmul"), "%"))
+    for n in (2, 6, 16):
+        rows.append((f"perf stat proportional overhead, intmix (CoreMark-like), {n} events",
+                     prop("hpm", n, "intmix"), prop("upstream", n, "intmix"), "%"))
+
+    def mux_err(stack):
+        sec = sections(f"{out}/{stack}.mux")
+
+        def r2(name):
+            for line in sec.get(name, []):
+                f = line.split(",")
+                if len(f) > 4 and f[2] == "r2" and f[0].isdigit():
+                    return int(f[0]), float(f[4] or 0)
+            return None
+        alone, mux = r2("alone"), r2("mux")
+        if not alone or not mux or alone[0] == 0:
+            return None
+        return (mux[0] - alone[0]) * 100.0 / alone[0]
+
+    rows.append(("u74, r2 multiplexed among 6 raw events: scaled estimate vs counted alone",
+                 mux_err("hpm"), mux_err("upstream"), "%"))
 
     def err(stack, ev):
         c = get(stack, "ov", "count-" + ev)
