@@ -10,7 +10,10 @@
 #    time (QEMU counts an event id on one counter only, so the three
 #    events differ);
 #  - a mask naming only unimplemented counters is refused at open;
-#  - sampling is refused with a message pointing to perf stat.
+#  - sampling is refused with a message pointing to perf stat;
+#  - events land on the counters their masks allow, user space reads
+#    them per kernel.perf_user_access;
+#  - with OpenSBI (no HPM extension) the SBI PMU driver serves perf.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -132,5 +135,38 @@ if guest_run "$out" --profile virt --firmware opensbi --icount -- sh -c "
 	ok "OpenSBI (no HPM extension): HPM driver absent, SBI PMU counts instructions ($c)"
 else
 	not_ok "OpenSBI (no HPM extension): HPM driver absent, SBI PMU counts instructions"
+	diag "$(tail -n 20 "$out")"
+fi
+
+# Counter placement (perfops where: the counter the event sits on, and
+# whether user space may read it) and user-space reads through the
+# mmap page, then with kernel.perf_user_access = 0.
+out="$tmp/where"
+if guest_run "$out" --profile virt --firmware hpm -- sh -c "
+	echo '== where'
+	perfops where 0x2 0x10; perfops where 0x2; perfops where 0x1 0x1; perfops where 0x2 0x5
+	perfops ops -e r2 -o mmap-read -n 100
+	echo '== noaccess'; echo 0 >/proc/sys/kernel/perf_user_access
+	perfops where 0x2 0x10; perfops ops -e r2 -o mmap-read -n 100
+	echo '== end'
+	"; then
+	:
+fi
+want="counter=4 user_rdpmc=1
+counter=18 user_rdpmc=1
+counter=0 user_rdpmc=1
+counter=2 user_rdpmc=1"
+if [ "$(section where "$out" | grep '^counter=')" = "$want" ]; then
+	ok "placement: mask 0x10 on counter 4, unrestricted on the highest (18), raw 0x1/0x2 with a fixed-counter mask on cycle/instret"
+else
+	not_ok "placement: mask 0x10 on counter 4, unrestricted on the highest (18), raw 0x1/0x2 with a fixed-counter mask on cycle/instret"
+	diag "$(section where "$out")"
+fi
+if section where "$out" | grep -Eq '^op=mmap-read events=1 instructions=[0-9.]+$' &&
+	section noaccess "$out" | grep -q '^counter=-1 user_rdpmc=0$' &&
+	section noaccess "$out" | grep -q '^op=mmap-read events=1 unavailable$'; then
+	ok "user space reads its counter from the mmap page; not with perf_user_access = 0"
+else
+	not_ok "user space reads its counter from the mmap page; not with perf_user_access = 0"
 	diag "$(tail -n 20 "$out")"
 fi
