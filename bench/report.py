@@ -54,10 +54,10 @@ def overhead(path):
     return vals
 
 
-def ecalls(out, stack, op):
+def ecalls(out, stack, ev, op):
     try:
-        n0 = int(open(f"{out}/{stack}.{op}.0.ecalls").read())
-        n1 = int(open(f"{out}/{stack}.{op}.200.ecalls").read())
+        n0 = int(open(f"{out}/{stack}.{ev}.{op}.0.ecalls").read())
+        n1 = int(open(f"{out}/{stack}.{ev}.{op}.200.ecalls").read())
     except (OSError, ValueError):
         return None
     return (n1 - n0) / 200.0
@@ -94,10 +94,13 @@ def main():
         for op in OPS:
             rows.append((f"{op}, {label}", get("hpm", "ops", (key, op)),
                          get("upstream", "ops", (key, op)), ""))
-    for op in ["open+close", "enable+disable", "read"]:
-        rows.append((f"SBI calls per {op} (instructions)",
-                     ecalls(out, "hpm", op) if "hpm" in data else None,
-                     ecalls(out, "upstream", op) if "upstream" in data else None, ""))
+    for ev, label in (("instructions", "1 event: instructions"),
+                      ("r10019", "1 event: r10019 (programmable)"),
+                      ("group4", "group of 4")):
+        for op in ["open+close", "enable+disable", "read"]:
+            rows.append((f"SBI calls per {op}, {label}",
+                         ecalls(out, "hpm", ev, op) if "hpm" in data else None,
+                         ecalls(out, "upstream", ev, op) if "upstream" in data else None, ""))
 
     def sbicost(stack, name):
         path = f"{out}/{stack}.sbicost"
