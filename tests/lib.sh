@@ -31,6 +31,18 @@ perf_count() {
 		END { if (!found) print "missing" }'
 }
 
+# field FIELD EVENT < `perf stat -x';'` output: field FIELD of EVENT's
+# line (1 the count, 5 the running percentage), "missing" if none.
+field() {
+	awk -F';' -v f="$1" -v ev="$2" '$3 == ev { print $f; found = 1; exit }
+		END { if (!found) print "missing" }'
+}
+
+# pct_between P LO HI: LO <= P <= HI (P may be a decimal).
+pct_between() {
+	awk -v p="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(p + 0 >= lo && p + 0 <= hi) }'
+}
+
 # is_number X: X is a non-negative integer.
 is_number() { [[ $1 =~ ^[0-9]+$ ]]; }
 

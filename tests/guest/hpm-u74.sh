@@ -23,14 +23,6 @@ if ! guest_run "$out" --profile u74 --firmware hpm --icount -- sh -c "
 	exit 0
 fi
 
-field() {
-	awk -F';' -v f="$1" -v ev="$2" '$3 == ev { print $f; found = 1; exit }
-		END { if (!found) print "missing" }'
-}
-pct_between() {
-	awk -v p="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(p + 0 >= lo && p + 0 <= hi) }'
-}
-
 if section dmesg "$out" | grep -Eq 'riscv-pmu-hpm: 4 counters \(mask 0x1d\)'; then
 	ok "u74: driver registers with counters 0, 2, 3, 4 (mask 0x1d)"
 else

@@ -33,15 +33,6 @@ if ! guest_run "$out" --profile virt --firmware hpm --icount -- sh -c "
 	exit 0
 fi
 
-# field FIELD EVENT < perf stat -x';' output: count (1), run % (5).
-field() {
-	awk -F';' -v f="$1" -v ev="$2" '$3 == ev { print $f; found = 1; exit }
-		END { if (!found) print "missing" }'
-}
-pct_between() {
-	awk -v p="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(p + 0 >= lo && p + 0 <= hi) }'
-}
-
 if section dmesg "$out" | grep -Eq 'riscv-pmu-hpm: [0-9]+ counters \(mask 0x7fffd\)'; then
 	ok "driver registers with counters 0, 2, 3..18 (mask 0x7fffd)"
 else
