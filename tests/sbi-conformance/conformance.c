@@ -648,10 +648,14 @@ static void test_counting(void)
 	hpm(SBI_EXT_HPM_SET_MCOUNTER, (ulong)h, 0);
 
 	/* the fixed counters */
-	r = hpm(SBI_EXT_HPM_SET_MCOUNTER, SBI_HPM_IDX_INSTRET, 1000000);
+	/*
+	 * The window is wide: without -icount instret follows the host
+	 * clock, and a busy host can stall this hart between the two lines.
+	 */
+	r = hpm(SBI_EXT_HPM_SET_MCOUNTER, SBI_HPM_IDX_INSTRET, 0x40000000);
 	v = s_ctr(2);
-	check(!r.error && v >= 1000000 && v < 1000000 + 100000,
-	      "SET_MCOUNTER(instret) sets the running counter");
+	check(!r.error && v >= 0x40000000 && v - 0x40000000 < 0x10000000,
+	      "SET_MCOUNTER(instret) sets the running counter (0x%lx)", v);
 	s = rdtime();
 	r = hpm(SBI_EXT_HPM_GET_MCOUNTER, SBI_HPM_IDX_TIME, 0);
 	v = rdtime();
