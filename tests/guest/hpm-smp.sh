@@ -2,6 +2,7 @@
 # The HPM extension PMU driver on four harts (virt --smp 4, project
 # firmware): perf stat -a counts on every CPU, each CPU programming its
 # own counters, and the loop's instructions are among the total.
+# Per-task counting follows a task that moves between harts.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -36,4 +37,38 @@ if is_number "$expected" && [ "$total" -ge "$expected" ]; then
 else
 	not_ok "perf stat -a: instructions on all CPUs include the loop's count"
 	diag "expected at least '$expected', total '$total'"
+fi
+
+# Per-task counting follows the task across harts: knownloop is moved
+# from hart to hart (taskset) while perf stat counts it and its shell
+# (inherited events).  Under -icount one instruction is one nanosecond,
+# so the counts must match the task clock (nothing lost or counted twice
+# at a migration), the programmable counter (r2, programmed anew on each
+# hart) must match instret, and the loop must be in the count.
+out="$tmp/task"
+if ! guest_run "$out" --profile virt --firmware hpm --icount --smp 4 -- sh -c "
+	echo '== task'; perf stat -x';' -o /tmp/s -e instructions,r2,cpu-migrations,task-clock -- sh -c '
+		knownloop 50000000 & p=\$!
+		sleep 0.01; taskset -p 2 \$p >/dev/null; sleep 0.01; taskset -p 4 \$p >/dev/null
+		sleep 0.01; taskset -p 8 \$p >/dev/null; wait \$p'; cat /tmp/s
+	echo '== end'
+	"; then
+	not_ok "virt --smp 4 --firmware hpm: guest runs perf stat on a migrating task"
+	diag "$(tail -n 30 "$out")"
+	exit 0
+fi
+sec=$(section task "$out")
+expected=$(sed -n 's/.*loop_instructions=\([0-9]*\).*/\1/p' <<<"$sec")
+insn=$(field 1 instructions <<<"$sec")
+r2=$(field 1 r2 <<<"$sec")
+migr=$(field 1 cpu-migrations <<<"$sec")
+clock_ns=$(field 1 task-clock <<<"$sec" | awk '{ printf "%d", $1 * 1000000 }')
+if is_number "$expected" && is_number "$insn" && is_number "$r2" && is_number "$migr" &&
+	[ "$migr" -ge 2 ] && [ "$insn" -ge "$expected" ] &&
+	within_pct "$r2" "$insn" 0.5 && within_pct "$insn" "$clock_ns" 2 &&
+	[ "$(field 5 r2 <<<"$sec")" = 100.00 ]; then
+	ok "per-task: across $migr migrations instructions ($insn) match the task clock, r2 matches instret, the loop's $expected included"
+else
+	not_ok "per-task: across migrations instructions match the task clock, r2 matches instret, the loop included"
+	diag "$sec"
 fi
