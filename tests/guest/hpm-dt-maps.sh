@@ -5,6 +5,7 @@
 # tree (no profile overlay, which would replace the maps) with a
 # "riscv,hpm-pmu" node edited here; it only needs to reach the driver's
 # initcall, so it runs without an initramfs and stops at the root mount.
+# The FU740 node the series adds is checked the same way.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -95,4 +96,33 @@ if guest_run "$tmp/w.out" --profile virt --firmware hpm --icount --dtb "$tmp/w.d
 else
 	not_ok "riscv,counter-widths 24: driver reports a 24-bit narrowest counter"
 	diag "$(tail -n 20 "$tmp/w.out")"
+fi
+
+# 5: the FU740's node as the series ships it (arch/riscv/boot/dts/sifive/
+#    fu740-c000.dtsi in the patched tree) is well formed for the driver:
+#    grafted onto QEMU's tree, all its entries are taken.
+src=$("$TOP/scripts/prepare-linux" 2>/dev/null | tail -n 1)
+dtsi="$src/arch/riscv/boot/dts/sifive/fu740-c000.dtsi"
+if [ -f "$dtsi" ] &&
+	awk '/^\thpm-pmu \{/ { on = 1 } on { print } on && /^\t\};/ { exit }' "$dtsi" >"$tmp/node" &&
+	[ -s "$tmp/node" ]; then
+	hw=$(sed -n '/riscv,hw-event-map/,/;/p' "$tmp/node" | grep -o '<0x[0-9a-f]* 0x[0-9a-f]*>' | wc -l)
+	cache=$(sed -n '/riscv,hw-cache-event-map/,/;/p' "$tmp/node" | grep -o '<0x[0-9a-f]* 0x[0-9a-f]*>' | wc -l)
+	{ printf '/dts-v1/;\n/plugin/;\n&{/} {\n'; cat "$tmp/node"; printf '};\n'; } >"$tmp/fu740.dtso"
+	if dtc -q -@ -I dts -O dtb -o "$tmp/fu740.dtbo" "$tmp/fu740.dtso" &&
+		fdtoverlay -i "$tmp/base.dtb" -o "$tmp/f.dtb" "$tmp/fu740.dtbo"; then
+		boot "$tmp/f.dtb" "$tmp/f.out"
+		if grep -aq "riscv-pmu-hpm: .* $hw generic and $cache cache events from DT" "$tmp/f.out" &&
+			! grep -aq 'riscv-pmu-hpm: /hpm-pmu' "$tmp/f.out" && [ "$hw" -ge 3 ] && [ "$cache" -ge 6 ]; then
+			ok "the FU740 node of the series: all $hw generic and $cache cache entries taken, no complaint"
+		else
+			not_ok "the FU740 node of the series: all $hw generic and $cache cache entries taken, no complaint"
+			diag "$(grep -a 'riscv-pmu' "$tmp/f.out" | head -n 10)"
+		fi
+	else
+		not_ok "the FU740 node of the series compiles as an overlay"
+		diag "$(cat "$tmp/fu740.dtso")"
+	fi
+else
+	not_ok "the FU740 node found in the patched tree ($dtsi)"
 fi
