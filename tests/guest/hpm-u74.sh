@@ -6,7 +6,10 @@
 #    time and perf's scaled counts of the instruction and cycle events
 #    are within 5 % of the full-time count of instructions (the fixed
 #    instret, pinned, beside them: 100 %) and of the loop's exact count;
-#  - masks that name only counters the U74 lacks (31, 5) are refused.
+#  - masks that name only counters the U74 lacks (31, 5) are refused;
+#  - generic cycles and instructions stay on the fixed counters, which
+#    events share: two of each beside two raw events that fill both
+#    programmable counters all count 100 % of the time.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -17,6 +20,7 @@ if ! guest_run "$out" --profile u74 --firmware hpm --icount -- sh -c "
 	echo '== dmesg'; dmesg | grep riscv-pmu-hpm
 	echo '== mux'; perf stat -x';' -o /tmp/s -e instructions:D,r1,r2,r10019,r1001b,r10021,r3 knownloop $iterations; cat /tmp/s
 	echo '== nocounter'; perf stat -x';' -o /tmp/s -e cpu/event=0x2,counterid_mask=0x80000000/ -e cpu/event=0x1,counterid_mask=0x20/ true; cat /tmp/s; dmesg | grep 'names no implemented counter'
+	echo '== shared'; perf stat -x';' -o /tmp/s -e cycles,cycles,instructions,instructions,r10019,r10021 knownloop $iterations; cat /tmp/s
 	echo '== end'
 	"; then
 	not_ok "u74 --firmware hpm --icount: guest runs the HPM checks"
@@ -73,5 +77,20 @@ if [ "$(grep -c 'not supported' <<<"$sec")" = 2 ] &&
 	ok "u74: masks naming only counter 31 or 5 are refused at open, with a message"
 else
 	not_ok "u74: masks naming only counter 31 or 5 are refused at open, with a message"
+	diag "$sec"
+fi
+
+sec=$(section shared "$out")
+expected=$(sed -n 's/.*loop_instructions=\([0-9]*\).*/\1/p' <<<"$sec")
+n100=$(awk -F';' '$5 == "100.00" && $1 ~ /^[0-9]+$/ { n++ } END { print n + 0 }' <<<"$sec")
+insn=$(awk -F';' '$3 == "instructions" { print $1 }' <<<"$sec")
+all=1
+for c in $insn; do
+	is_number "$c" && is_number "$expected" && within_pct "$c" "$expected" 1 || all=0
+done
+if [ "$n100" = 6 ] && [ $all = 1 ] && [ "$(wc -w <<<"$insn")" = 2 ]; then
+	ok "two cycles and two instructions events share the fixed counters beside r10019 and r10021: all six at 100 %, instructions within 1 % of $expected"
+else
+	not_ok "two cycles and two instructions events share the fixed counters beside r10019 and r10021: all six at 100 %"
 	diag "$sec"
 fi
