@@ -20,3 +20,14 @@ linux_version() {
 # The guest artifacts of this clone (kernel, perf, initramfs) are copied
 # here from the cache, so run-qemu boots what this clone built.
 GUEST_OUT="$TOP/build/guest"
+
+# kmake SRC OUT ARGS...: the kernel's make on tree SRC, objects in OUT,
+# for riscv with ccache and reproducible build stamps.
+kmake() {
+	local src=$1 out=$2
+	shift 2
+	make -C "$src" O="$out" ARCH=riscv CROSS_COMPILE="$CROSS_COMPILE" \
+		CC="ccache ${CROSS_COMPILE}gcc" \
+		KBUILD_BUILD_TIMESTAMP="2024-01-01" KBUILD_BUILD_USER=hpm \
+		KBUILD_BUILD_HOST=hpm "$@"
+}

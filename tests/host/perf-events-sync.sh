@@ -36,14 +36,3 @@ else
 	diag "$(cat "$tmp/out")"
 fi
 
-# The perf patches of the series are checkpatch --strict clean.
-src=$("$TOP/scripts/prepare-linux" 2>/dev/null | tail -n 1)
-for p in "$TOP"/linux-patches/001[0-9]-*.patch; do
-	[ -e "$p" ] || continue
-	if (cd "$src" && perl scripts/checkpatch.pl --strict -q "$p") >"$tmp/cp" 2>&1; then
-		ok "checkpatch --strict: $(basename "$p")"
-	else
-		not_ok "checkpatch --strict: $(basename "$p")"
-		diag "$(head -n 30 "$tmp/cp")"
-	fi
-done

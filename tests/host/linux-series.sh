@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# The Linux series (linux-patches/) as a maintainer receives it:
+#  - it applies with git am to Debian's Linux 6.12 source
+#    (scripts/prepare-linux stops on the first patch that does not);
+#  - every patch is checkpatch --strict clean, SPDX check included;
+#  - the C files and device trees it changes build with W=1 without a
+#    warning (the guest kernel's configuration, objects in a directory of
+#    their own so that the guest kernel is not rebuilt);
+#  - the binding it adds passes what make dt_binding_check runs on it
+#    (yamllint, the meta-schema, its example) and the FU740 node it adds
+#    validates against it.  The kernel's target asks for dt-schema 2023.9
+#    and refuses bookworm's 2022.08, so the tools are called directly.
+. "$(dirname "$0")/../lib.sh"
+. "$TOP/scripts/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# Debian's python3 first: checkpatch's SPDX check and dt-schema need its
+# modules (python3-ply, python3-git, dt-schema), not another python3's.
+export PATH="/usr/bin:$PATH"
+
+if ! src=$("$TOP/scripts/prepare-linux" 2>"$tmp/prep"); then
+	not_ok "the series applies with git am to Linux $(linux_version)"
+	diag "$(cat "$tmp/prep")"
+	exit 0
+fi
+src=$(tail -n 1 <<<"$src")
+root=$(dirname "$src")
+ok "the series applies with git am to Linux $(linux_version)"
+
+for p in "$TOP"/linux-patches/[0-9][0-9][0-9][0-9]-*.patch; do
+	[ "${p##*/}" = 0000-cover-letter.patch ] && continue
+	if (cd "$src" && perl scripts/checkpatch.pl --strict -q "$p") >"$tmp/cp" 2>&1 &&
+		! grep -q 'Traceback\|No module' "$tmp/cp"; then
+		ok "checkpatch --strict: ${p##*/}"
+	else
+		not_ok "checkpatch --strict: ${p##*/}"
+		diag "$(head -n 30 "$tmp/cp")"
+	fi
+done
+
+# What the series changes, from the tree's history.
+changed=$(git -C "$src" diff --name-only pristine HEAD)
+objs=() dtbs=()
+for f in $changed; do
+	case $f in
+	tools/*) ;;
+	*.c) objs+=("${f%.c}.o") ;;
+	arch/riscv/boot/dts/*.dts*)
+		for d in "$src/$(dirname "$f")"/*.dts; do
+			dtbs+=("${d#"$src"/arch/riscv/boot/dts/}")
+		done ;;
+	esac
+done
+dtbs=($(printf '%s\n' "${dtbs[@]/%.dts/.dtb}" | sort -u))
+
+w1="$root/w1"
+mkdir -p "$w1"
+export CCACHE_DIR="${CCACHE_DIR:-$HPM_CACHE/ccache}" CCACHE_BASEDIR="$root"
+cp "$root/build/.config" "$w1/.config"
+# Built anew each time, so that their warnings are printed again (ccache
+# replays a cached compiler's output).
+for o in "${objs[@]}"; do rm -f "$w1/$o"; done
+for d in "${dtbs[@]}"; do rm -f "$w1/arch/riscv/boot/dts/$d"; done
+if [ ${#objs[@]} -gt 0 ] && [ ${#dtbs[@]} -gt 0 ] &&
+	kmake "$src" "$w1" -s olddefconfig >"$tmp/w1" 2>&1 &&
+	kmake "$src" "$w1" -s -j"$(nproc)" W=1 "${objs[@]}" "${dtbs[@]}" >>"$tmp/w1" 2>&1 &&
+	! grep -qi 'warning' "$tmp/w1"; then
+	ok "W=1 build without a warning: ${objs[*]} ${dtbs[*]}"
+else
+	not_ok "W=1 build without a warning: ${objs[*]} ${dtbs[*]}"
+	diag "$(head -n 40 "$tmp/w1")"
+fi
+
+# The binding.  dt-mk-schema processes every binding (the others are
+# needed for the types of common properties): cached by the binding's
+# contents and the dt-schema version.
+bindings=Documentation/devicetree/bindings
+binding=$(git -C "$src" diff --name-only pristine HEAD -- "$bindings" | grep '\.yaml$' | head -n 1)
+schema="$root/dt-schema-$( { dt-doc-validate --version; cat "$src/$binding"; } |
+	sha256sum | cut -c1-16).json"
+if [ -z "$binding" ]; then
+	not_ok "the series adds a device-tree binding"
+	exit 0
+fi
+if yamllint -f parsable -c "$src/$bindings/.yamllint" "$src/$binding" >"$tmp/yl" 2>&1 &&
+	[ ! -s "$tmp/yl" ]; then
+	ok "yamllint: $binding"
+else
+	not_ok "yamllint: $binding"
+	diag "$(cat "$tmp/yl")"
+fi
+if dt-doc-validate -u "$src/$bindings" "$src/$binding" >"$tmp/dv" 2>&1 && [ ! -s "$tmp/dv" ]; then
+	ok "dt-doc-validate (meta-schema): $binding"
+else
+	not_ok "dt-doc-validate (meta-schema): $binding"
+	diag "$(cat "$tmp/dv")"
+fi
+if [ ! -s "$schema" ]; then
+	dt-mk-schema -j "$src/$bindings" >"$schema.tmp" 2>"$tmp/mk" && mv "$schema.tmp" "$schema"
+fi
+
+# dt_validate FILE.dtb: the errors our binding's schema finds in FILE
+# (dt-validate exits 0 whatever it finds; older schemas of other bindings
+# report the FU740's other nodes).
+dt_validate() {
+	dt-validate -s "$schema" "$1" 2>&1 |
+		awk -v b="$binding" '/^\// { msg = $0; next }
+			/From schema:/ { if (index($0, b)) print msg; next }'
+}
+
+dt-extract-example "$src/$binding" >"$tmp/ex.dts" &&
+	dtc -q -I dts -O dtb -o "$tmp/ex.dtb" "$tmp/ex.dts" 2>"$tmp/dtc"
+if [ -s "$schema" ] && [ -s "$tmp/ex.dtb" ] && [ -z "$(dt_validate "$tmp/ex.dtb")" ]; then
+	ok "the binding's example validates against it"
+else
+	not_ok "the binding's example validates against it"
+	diag "$(cat "$tmp/mk" "$tmp/dtc" 2>/dev/null | head -n 20)" "$(dt_validate "$tmp/ex.dtb" 2>&1)"
+fi
+
+# The node as the FU740 ships it, and the same node broken: the check
+# sees the binding (a wrong cell count and an unknown property).
+fu740="$w1/arch/riscv/boot/dts/sifive/hifive-unmatched-a00.dtb"
+node=$(fdtget -l "$fu740" / 2>/dev/null | grep -m1 '^hpm-pmu')
+if [ -n "$node" ] && [ -z "$(dt_validate "$fu740")" ]; then
+	ok "the HiFive Unmatched's /$node node validates against the binding"
+else
+	not_ok "the HiFive Unmatched's /$node node validates against the binding"
+	diag "$(dt_validate "$fu740")"
+fi
+cp "$fu740" "$tmp/bad.dtb" &&
+	fdtput -t u "$tmp/bad.dtb" "/$node" riscv,event-map-cells 4 &&
+	fdtput -t u "$tmp/bad.dtb" "/$node" riscv,unknown 1
+bad=$(dt_validate "$tmp/bad.dtb")
+if grep -q 'riscv,event-map-cells' <<<"$bad" && grep -q 'riscv,unknown' <<<"$bad"; then
+	ok "a node with 4 map cells and an unknown property is reported"
+else
+	not_ok "a node with 4 map cells and an unknown property is reported"
+	diag "$bad"
+fi
