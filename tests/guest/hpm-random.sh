@@ -3,9 +3,10 @@
 # (random raw codes, random counter masks, valid or not, 6 per perf
 # run, on two harts of the CVA6 profile) open, count and close without
 # a kernel warning, and afterwards the counters still count
-# (fixed counters through raw events restricted to them, as the CVA6
-# tables' riscv_cycles/riscv_instret, and a programmable one, all agree;
-# they count the loop and, on two harts, some of the system's work).
+# exactly (fixed counters through raw events restricted to them, as the
+# CVA6 tables' riscv_cycles/riscv_instret, and a programmable one, all
+# within 1 % of the known loop's instructions: nothing left behind by
+# the random events adds to or takes from a per-task count).
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -35,7 +36,7 @@ out="$tmp/out"
 if ! guest_run "$out" --profile cva6 --firmware hpm --icount --smp 2 --extra "$tmp/extra" -- sh -c "
 	echo '== random'; sh ./random-events.sh
 	echo '== dmesg'; dmesg | grep -i 'bug\|oops\|warning\|call trace\|rcu.*stall'
-	echo '== stat'; perf stat -x';' -o /tmp/s -e cpu/event=0x1,counterid_mask=0x1/ -e cpu/event=0x2,counterid_mask=0x4/ -e r2 knownloop 10000000; cat /tmp/s
+	echo '== stat'; perf stat -x';' -o /tmp/s -e cpu/event=0x1,counterid_mask=0x1/ -e cpu/event=0x2,counterid_mask=0x4/ -e r2 knownloop 50000000; cat /tmp/s
 	echo '== end'
 	"; then
 	not_ok "cva6 --smp 2 --firmware hpm: random events run"
@@ -57,14 +58,14 @@ insn=$(awk -F';' '$3 == "cpu/event=0x2,counterid_mask=0x4/" { print $1 }' <<<"$s
 for ev in cpu/event=0x1,counterid_mask=0x1/ cpu/event=0x2,counterid_mask=0x4/ r2; do
 	c=$(awk -F';' -v ev="$ev" '$3 == ev { print $1 }' <<<"$sec")
 	if ! is_number "$c" || ! is_number "$expected" || ! is_number "$insn" ||
-		[ "$c" -lt "$expected" ] ||
+		! within_pct "$c" "$expected" 1 ||
 		! within_pct "$c" "$insn" 0.5; then
 		all=0
 	fi
 done
 if [ $all = 1 ]; then
-	ok "afterwards cycle, instret (raw, fixed-counter masks) and r2 agree within 0.5 % and count at least the loop"
+	ok "afterwards cycle, instret (raw, fixed-counter masks) and r2 agree within 0.5 % and count the loop's $expected within 1 %"
 else
-	not_ok "afterwards cycle, instret (raw, fixed-counter masks) and r2 agree within 0.5 % and count at least the loop"
+	not_ok "afterwards cycle, instret (raw, fixed-counter masks) and r2 agree within 0.5 % and count the loop within 1 %"
 	diag "$sec"
 fi
