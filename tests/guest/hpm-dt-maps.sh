@@ -5,7 +5,7 @@
 # tree (no profile overlay, which would replace the maps) with a
 # "riscv,hpm-pmu" node edited here; it only needs to reach the driver's
 # initcall, so it runs without an initramfs and stops at the root mount.
-# The FU740 node the series adds is checked the same way.
+# So are the number of event counters and the FU740 node the series adds.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -98,7 +98,45 @@ else
 	diag "$(tail -n 20 "$tmp/w.out")"
 fi
 
-# 5: the FU740's node as the series ships it (arch/riscv/boot/dts/sifive/
+# 5: riscv,num-event-counters = 2 leaves hpmcounter3 and 4 of the 16:
+#    three raw events then take turns on two counters.  17 names more
+#    counters than the firmware implements: reported and ignored.
+cp "$tmp/base.dtb" "$tmp/n.dtb"
+fdtput -c "$tmp/n.dtb" /hpm-pmu &&
+	fdtput -t s "$tmp/n.dtb" /hpm-pmu compatible riscv,hpm-pmu &&
+	fdtput -t u "$tmp/n.dtb" /hpm-pmu riscv,num-event-counters 2
+if guest_run "$tmp/n.out" --profile virt --firmware hpm --dtb "$tmp/n.dtb" -- sh -c "
+	echo '== dmesg'; dmesg | grep riscv-pmu-hpm
+	echo '== stat'; perf stat -x';' -o /tmp/s -e r2,r10019,r10021 knownloop 20000000; cat /tmp/s
+	echo '== end'
+	" && section dmesg "$tmp/n.out" | grep -q 'riscv-pmu-hpm: 4 counters (mask 0x1d)'; then
+	sec=$(section stat "$tmp/n.out")
+	all=1
+	for ev in r2 r10019 r10021; do
+		p=$(field 5 "$ev" <<<"$sec")
+		pct_between "$p" 1 99 || all=0
+	done
+	if [ $all = 1 ] && is_number "$(field 1 r2 <<<"$sec")"; then
+		ok "riscv,num-event-counters 2: counters 0, 2, 3, 4 (mask 0x1d), three raw events take turns on two"
+	else
+		not_ok "riscv,num-event-counters 2: three raw events take turns on two counters"
+		diag "$sec"
+	fi
+else
+	not_ok "riscv,num-event-counters 2: the driver keeps counters 0, 2, 3, 4 (mask 0x1d)"
+	diag "$(grep -a 'riscv-pmu\|Oops\|BUG' "$tmp/n.out" | head -n 20)"
+fi
+fdtput -t u "$tmp/n.dtb" /hpm-pmu riscv,num-event-counters 17
+boot "$tmp/n.dtb" "$tmp/n17.out"
+if grep -aq 'riscv-pmu-hpm: /hpm-pmu: riscv,num-event-counters: 17 counters, the firmware implements 0x7fff8; ignored' "$tmp/n17.out" &&
+	grep -aq 'riscv-pmu-hpm: 18 counters (mask 0x7fffd)' "$tmp/n17.out"; then
+	ok "riscv,num-event-counters 17 of 16: reported and ignored, all counters kept"
+else
+	not_ok "riscv,num-event-counters 17 of 16: reported and ignored, all counters kept"
+	diag "$(grep -a 'riscv-pmu\|Oops\|BUG' "$tmp/n17.out" | head -n 20)"
+fi
+
+# 6: the FU740's node as the series ships it (arch/riscv/boot/dts/sifive/
 #    fu740-c000.dtsi in the patched tree) is well formed for the driver:
 #    grafted onto QEMU's tree, all its entries are taken.
 src=$("$TOP/scripts/prepare-linux" 2>/dev/null | tail -n 1)
