@@ -5,7 +5,8 @@
 #  - every patch is checkpatch --strict clean, SPDX check included;
 #  - the C files and device trees it changes build with W=1 without a
 #    warning (the guest kernel's configuration, objects in a directory of
-#    their own so that the guest kernel is not rebuilt);
+#    their own so that the guest kernel is not rebuilt), the C files for
+#    RV32 too;
 #  - the binding it adds passes what make dt_binding_check runs on it
 #    (yamllint, the meta-schema, its example) and the FU740 node it adds
 #    validates against it.  The kernel's target asks for dt-schema 2023.9
@@ -69,6 +70,22 @@ if [ ${#objs[@]} -gt 0 ] && [ ${#dtbs[@]} -gt 0 ] &&
 else
 	not_ok "W=1 build without a warning: ${objs[*]} ${dtbs[*]}"
 	diag "$(head -n 40 "$tmp/w1")"
+fi
+
+# The same C files for RV32, whose counters are read in two halves.
+w32="$root/w1-rv32"
+mkdir -p "$w32"
+printf 'CONFIG_%s=y\n' ARCH_RV32I 32BIT SMP NONPORTABLE PERF_EVENTS DEBUG_FS \
+	RISCV_PMU RISCV_PMU_SBI RISCV_PMU_HPM >"$w32/fragment"
+for o in "${objs[@]}"; do rm -f "$w32/$o"; done
+if kmake "$src" "$w32" -s KCONFIG_ALLCONFIG="$w32/fragment" allnoconfig >"$tmp/w32" 2>&1 &&
+	grep -q '^CONFIG_32BIT=y' "$w32/.config" && grep -q '^CONFIG_RISCV_PMU_HPM=y' "$w32/.config" &&
+	kmake "$src" "$w32" -s -j"$(nproc)" W=1 "${objs[@]}" >>"$tmp/w32" 2>&1 &&
+	! grep -qi 'warning' "$tmp/w32"; then
+	ok "W=1 build for RV32 without a warning: ${objs[*]}"
+else
+	not_ok "W=1 build for RV32 without a warning: ${objs[*]}"
+	diag "$(head -n 40 "$tmp/w32")"
 fi
 
 # The binding.  dt-mk-schema processes every binding (the others are
