@@ -21,12 +21,21 @@
  *            opens raw event CONFIG (config2, e.g. a counter mask, as
  *            given) on this task and prints the hardware counter the PMU
  *            driver gave it, from the mmap page: "counter=N" (-1: none)
+ *        perfops useraccess
+ *            user-space reads of a shared counter: opens and maps two
+ *            cycles events on this task, unmaps and closes one, reads
+ *            the other through its mmap page ("shared_read=ok" when the
+ *            count grows, "trapped" on SIGILL, "unavailable"), closes
+ *            it and tries rdcycle ("rdcycle_after_close=trapped" or
+ *            "allowed")
  *
  * EVENT: instructions (default), cycles, or rHEX (a raw event).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,6 +174,99 @@ static int mmap_read(volatile struct perf_event_mmap_page *pc, uint64_t *val)
 	return 0;
 }
 
+static sigjmp_buf sigill_env;
+
+static void on_sigill(int sig)
+{
+	(void)sig;
+	siglongjmp(sigill_env, 1);
+}
+
+/*
+ * fn(arg) with SIGILL caught (a counter CSR that user space may not
+ * read): 1 if it trapped, else 0 and *ret is fn's value.
+ */
+static int trapped(int (*fn)(void *), void *arg, int *ret)
+{
+	struct sigaction sa, old;
+	int t = 0;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigill;
+	sigaction(SIGILL, &sa, &old);
+	if (sigsetjmp(sigill_env, 1))
+		t = 1;
+	else
+		*ret = fn(arg);
+	sigaction(SIGILL, &old, NULL);
+	return t;
+}
+
+struct mmap_read_args {
+	volatile struct perf_event_mmap_page *pc;
+	uint64_t first, last;
+};
+
+/* Two reads around some work: 0 when the count grew, -1 otherwise. */
+static int mmap_read_twice(void *p)
+{
+	struct mmap_read_args *a = p;
+	volatile unsigned long spin;
+
+	if (mmap_read(a->pc, &a->first))
+		return -1;
+	for (spin = 0; spin < 100000; spin++)
+		;
+	if (mmap_read(a->pc, &a->last))
+		return -1;
+	return a->last > a->first ? 0 : -1;
+}
+
+static int read_cycle(void *p)
+{
+	(void)p;
+	return (int)(read_counter_csr(0) & 1);
+}
+
+static int useraccess(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct perf_event_attr attr;
+	struct mmap_read_args a;
+	void *pc[2];
+	int fd[2], i, ret = -1;
+
+	parse_event("cycles", &attr);
+	for (i = 0; i < 2; i++) {
+		fd[i] = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+		if (fd[i] < 0) {
+			fprintf(stderr, "perfops: perf_event_open: %s\n",
+				strerror(errno));
+			return 1;
+		}
+		pc[i] = mmap(NULL, page, PROT_READ, MAP_SHARED, fd[i], 0);
+		if (pc[i] == MAP_FAILED) {
+			fprintf(stderr, "perfops: mmap: %s\n", strerror(errno));
+			return 1;
+		}
+	}
+	printf("counters=%d,%d\n",
+	       (int)((struct perf_event_mmap_page *)pc[0])->index - 1,
+	       (int)((struct perf_event_mmap_page *)pc[1])->index - 1);
+	munmap(pc[0], page);
+	close(fd[0]);
+	a.pc = pc[1];
+	if (trapped(mmap_read_twice, &a, &ret))
+		printf("shared_read=trapped\n");
+	else
+		printf("shared_read=%s\n", ret ? "unavailable" : "ok");
+	munmap(pc[1], page);
+	close(fd[1]);
+	printf("rdcycle_after_close=%s\n",
+	       trapped(read_cycle, NULL, &ret) ? "trapped" : "allowed");
+	return 0;
+}
+
 static int ops(const struct perf_event_attr *attr, int n, long repeat)
 {
 	uint64_t buf[3 + 2 * MAX_GROUP], t, sink = 0;
@@ -287,7 +389,8 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: perfops ops [-e EVENT[,EVENT...]] [-g GROUP] [-n REPEAT] [-o OP]\n"
 			"       perfops time CMD [ARGS...]\n"
-			"       perfops where CONFIG [CONFIG2]\n");
+			"       perfops where CONFIG [CONFIG2]\n"
+			"       perfops useraccess\n");
 	exit(2);
 }
 
@@ -310,6 +413,8 @@ int main(int argc, char **argv)
 			usage();
 		return where(argv[2], argc == 4 ? argv[3] : NULL);
 	}
+	if (!strcmp(argv[1], "useraccess"))
+		return useraccess();
 	if (strcmp(argv[1], "ops"))
 		usage();
 	optind = 2;

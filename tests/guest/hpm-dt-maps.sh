@@ -136,7 +136,37 @@ else
 	diag "$(grep -a 'riscv-pmu\|Oops\|BUG' "$tmp/n17.out" | head -n 20)"
 fi
 
-# 6: the FU740's node as the series ships it (arch/riscv/boot/dts/sifive/
+# 6: a generic event mapped twice, a 16-bit width (too narrow for the
+#    wrap timer), a cache map of 6 bytes (not whole cells) and a node
+#    that is disabled: each reported and ignored.
+cp "$tmp/base.dtb" "$tmp/d.dtb"
+fdtput -c "$tmp/d.dtb" /hpm-pmu &&
+	fdtput -t s "$tmp/d.dtb" /hpm-pmu compatible riscv,hpm-pmu &&
+	fdtput -t x "$tmp/d.dtb" /hpm-pmu riscv,hw-event-map 0 1 0 2 &&
+	fdtput -t u "$tmp/d.dtb" /hpm-pmu riscv,counter-widths 3 16 &&
+	fdtput -t bx "$tmp/d.dtb" /hpm-pmu riscv,hw-cache-event-map 1 0 3 0 0 1
+boot "$tmp/d.dtb" "$tmp/d.out"
+if grep -aq 'riscv,hw-event-map: entry 1 <0x0 0x2 0x0>: event mapped twice; map ignored' "$tmp/d.out" &&
+	grep -aq 'riscv,counter-widths: entry 0 <3 16>: no such counter or width; ignored' "$tmp/d.out" &&
+	grep -aq 'riscv,hw-cache-event-map: 6 bytes, not a list of 32-bit cells; ignored' "$tmp/d.out" &&
+	grep -aq 'riscv-pmu-hpm: 18 counters (mask 0x7fffd), narrowest 64 bits; 0 generic and 0 cache events from DT' "$tmp/d.out"; then
+	ok "an event mapped twice, a 16-bit width, a map of 6 bytes: each reported and ignored"
+else
+	not_ok "an event mapped twice, a 16-bit width, a map of 6 bytes: each reported and ignored"
+	diag "$(grep -a 'riscv-pmu\|Oops\|BUG' "$tmp/d.out" | head -n 20)"
+fi
+cp "$tmp/b.dtb" "$tmp/e.dtb"
+fdtput -t s "$tmp/e.dtb" /hpm-pmu status disabled
+boot "$tmp/e.dtb" "$tmp/e.out"
+if grep -aq 'riscv-pmu-hpm: 18 counters (mask 0x7fffd), narrowest 64 bits; 0 generic and 0 cache events from DT' "$tmp/e.out" &&
+	! grep -aq 'riscv-pmu-hpm: /hpm-pmu' "$tmp/e.out"; then
+	ok "a disabled node is not read"
+else
+	not_ok "a disabled node is not read"
+	diag "$(grep -a 'riscv-pmu\|Oops\|BUG' "$tmp/e.out" | head -n 20)"
+fi
+
+# 7: the FU740's node as the series ships it (arch/riscv/boot/dts/sifive/
 #    fu740-c000.dtsi in the patched tree) is well formed for the driver:
 #    grafted onto QEMU's tree, all its entries are taken.
 src=$("$TOP/scripts/prepare-linux" 2>/dev/null | tail -n 1)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The HPM SBI extension PMU driver (linux-patches/0002) on QEMU virt with
+# The HPM SBI extension PMU driver (linux-patches/0003) on QEMU virt with
 # the project's firmware (--firmware hpm), under -icount so that
 # instruction counts are exact:
 #  - it registers the "cpu" PMU from the firmware's counters;
@@ -12,7 +12,9 @@
 #  - a mask naming only unimplemented counters is refused at open;
 #  - sampling is refused with a message pointing to perf stat;
 #  - events land on the counters their masks allow, user space reads
-#    them per kernel.perf_user_access;
+#    them per kernel.perf_user_access, also a fixed counter that several
+#    events share, and nothing once no event is read;
+#  - event 0 and reserved config bits are refused;
 #  - with OpenSBI (no HPM extension) the SBI PMU driver serves perf, and
 #    honours counterid_mask.
 . "$(dirname "$0")/../lib.sh"
@@ -163,7 +165,44 @@ else
 	diag "$(tail -n 20 "$out")"
 fi
 
-# The SBI PMU driver (OpenSBI, linux-patches/0005) honours counterid_mask
+# User-space reads of the shared fixed counters: the twin of an event
+# that user space reads goes away and the other still reads; no
+# counter stays readable after the last reader, also while a
+# system-wide event shares the counter; legacy mode (2) leaves cycle and
+# instret readable.  And configs the driver refuses: event 0, a set bit
+# in the reserved upper half of config2.
+out="$tmp/user"
+guest_run "$out" --profile virt --firmware hpm -- sh -c "
+	echo '== alone'; perfops useraccess
+	echo '== beside'; perf stat -a -e cycles -o /tmp/bg sleep 2 & sleep 0.3; perfops useraccess; wait
+	echo '== legacy'; echo 2 >/proc/sys/kernel/perf_user_access; perfops useraccess
+	echo '== refused'; perfops where 0x0; perfops where 0x2 0x100000000
+	echo '== end'
+	"
+for case in alone beside; do
+	if [ "$(section $case "$out")" = "counters=0,0
+shared_read=ok
+rdcycle_after_close=trapped" ]; then
+		ok "user reads, $case: two cycles events share counter 0, one read survives its twin's unmap, rdcycle traps after the last"
+	else
+		not_ok "user reads, $case: two cycles events share counter 0, one read survives its twin's unmap, rdcycle traps after the last"
+		diag "$(section $case "$out")"
+	fi
+done
+if section legacy "$out" | grep -q '^rdcycle_after_close=allowed$'; then
+	ok "perf_user_access = 2 (legacy): rdcycle allowed"
+else
+	not_ok "perf_user_access = 2 (legacy): rdcycle allowed"
+	diag "$(section legacy "$out")"
+fi
+if [ "$(section refused "$out" | grep -c 'perf_event_open: Invalid argument')" = 2 ]; then
+	ok "raw event 0 and config2 bits 32-63 are refused with EINVAL"
+else
+	not_ok "raw event 0 and config2 bits 32-63 are refused with EINVAL"
+	diag "$(section refused "$out")"
+fi
+
+# The SBI PMU driver (OpenSBI, linux-patches/0006) honours counterid_mask
 # too.  OpenSBI counts raw events only where the device tree maps them
 # (riscv,raw-event-to-mhpmcounters), which QEMU's tree does not: the
 # guest boots on QEMU's tree with such a map for raw 0x1, 0x2 and 0x10019
