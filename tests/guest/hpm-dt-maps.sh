@@ -108,7 +108,7 @@ fi
 #    counters than the firmware implements: reported and ignored.
 node n &&
 	fdtput -t u "$tmp/n.dtb" /hpm-pmu riscv,num-event-counters 2
-if guest_run "$tmp/n.out" --profile virt --firmware hpm --dtb "$tmp/n.dtb" -- sh -c "
+if guest_run "$tmp/n.out" --profile virt --firmware hpm --icount --dtb "$tmp/n.dtb" -- sh -c "
 	echo '== dmesg'; dmesg | grep riscv-pmu-hpm
 	echo '== stat'; perf stat -x';' -o /tmp/s -e r2,r10019,r10021 knownloop 20000000; cat /tmp/s
 	echo '== end'
