@@ -6,7 +6,7 @@
 #  - the C files and device trees it changes build with W=1 without a
 #    warning (the guest kernel's configuration, objects in a directory of
 #    their own so that the guest kernel is not rebuilt), the C files for
-#    RV32 too;
+#    RV32 too, with CPU PM;
 #  - the binding it adds passes what make dt_binding_check runs on it
 #    (yamllint, the meta-schema, its example) and the FU740 node it adds
 #    validates against it.  The kernel's target asks for dt-schema 2023.9
@@ -82,11 +82,13 @@ fi
 # The same C files for RV32, whose counters are read in two halves.
 w32="$root/w1-rv32"
 mkdir -p "$w32"
+# SUSPEND brings CPU_PM, which the guest kernel lacks: its code too.
 printf 'CONFIG_%s=y\n' ARCH_RV32I 32BIT SMP NONPORTABLE PERF_EVENTS DEBUG_FS \
-	RISCV_PMU RISCV_PMU_SBI RISCV_PMU_HPM >"$w32/fragment"
+	SUSPEND RISCV_PMU RISCV_PMU_SBI RISCV_PMU_HPM >"$w32/fragment"
 for o in "${objs[@]}"; do rm -f "$w32/$o"; done
 if kmake "$src" "$w32" -s KCONFIG_ALLCONFIG="$w32/fragment" allnoconfig >"$tmp/w32" 2>&1 &&
 	grep -q '^CONFIG_32BIT=y' "$w32/.config" && grep -q '^CONFIG_RISCV_PMU_HPM=y' "$w32/.config" &&
+	grep -q '^CONFIG_CPU_PM=y' "$w32/.config" &&
 	kmake "$src" "$w32" -s -j"$(nproc)" W=1 "${objs[@]}" >>"$tmp/w32" 2>&1 &&
 	! grep -qi 'warning' "$tmp/w32"; then
 	ok "W=1 build for RV32 without a warning: ${objs[*]}"
