@@ -7,6 +7,20 @@ OPENSBI_FW=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
 CROSS_COMPILE=riscv64-linux-gnu-
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
+# debian_mirror: the Debian archive the machine's apt sources use (the
+# repository serving its own release), or $HPM_DEBIAN_MIRROR.  The
+# project names no package host of its own.
+debian_mirror() {
+	if [ -n "${HPM_DEBIAN_MIRROR:-}" ]; then
+		echo "$HPM_DEBIAN_MIRROR"
+		return
+	fi
+	local codename
+	codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+	apt-get indextargets --format '$(RELEASE) $(REPO_URI)' 'Created-By: Packages' 2>/dev/null |
+		awk -v want="${codename:-bookworm}" '$1 == want { print $2; exit }'
+}
+
 log() { printf '[%s] %s\n' "$(basename "$0")" "$*" >&2; }
 die() { printf '%s: error: %s\n' "$(basename "$0")" "$*" >&2; exit 1; }
 
