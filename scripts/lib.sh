@@ -3,7 +3,7 @@
 # inputs that matter, so a fresh clone reuses earlier builds.
 : "${HPM_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/riscv-hpm-perf}"
 export HPM_CACHE
-OPENSBI_FW=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
+DEBIAN_OPENSBI_FW=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
 CROSS_COMPILE=riscv64-linux-gnu-
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 

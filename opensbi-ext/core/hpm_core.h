@@ -5,12 +5,12 @@
  * RV32 high halves) in plain freestanding C.
  *
  * The core never touches a CSR itself.  The environment that hosts it
- * (OpenSBI, the project's QEMU test firmware, or the host-side model used
- * by the unit tests and the fuzzer) supplies struct hpm_csr_ops; the core
- * only ever passes it CSR numbers from the table in the ABI document.
+ * (OpenSBI, or the host-side model used by the unit tests and the fuzzer)
+ * supplies struct hpm_csr_ops; the core only ever passes it CSR numbers
+ * from the table in the ABI document.
  *
  * No C library header is included, so the same file builds inside OpenSBI
- * (-nostdinc), in the test firmware and on the host.
+ * (-nostdinc) and on the host.
  */
 #ifndef HPM_CORE_H
 #define HPM_CORE_H

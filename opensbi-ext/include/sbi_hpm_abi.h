@@ -3,9 +3,8 @@
  * Binary interface of the HPM SBI extension (EID 0x0848504d, "HPM").
  *
  * This header is the single source of these numbers: the M-mode core and
- * the OpenSBI glue include it, the QEMU test firmware and its S-mode
- * conformance test include it, and the Linux patch series carries the same
- * values (a test compares them).  It has no dependency on any C library so
+ * the OpenSBI glue include it, so does the S-mode conformance test, and
+ * the Linux patch series carries the same values (a test compares them).  It has no dependency on any C library so
  * that every one of those environments can include it.
  *
  * The authoritative description of every function is

@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 cpu=$(. "$TOP/qemu-config/virt.conf" && echo "$QEMU_CPU64")
-fw="$TOP/build/firmware/hpmfw-rv64.bin"
+fw="$TOP/build/firmware/opensbi-hpm-rv64.bin"
 
 # boot DTB OUT: the kernel's console output until it stops.
 boot() {

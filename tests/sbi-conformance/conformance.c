@@ -277,6 +277,23 @@ static void spin(ulong n)
 	asm volatile("1: addi %0, %0, -1\n\tbnez %0, 1b" : "+r"(n));
 }
 
+/*
+ * Under QEMU's -icount instret counts retired instructions exactly, so
+ * a loop 1000 iterations longer retires exactly 2000 more; without it
+ * instret follows the host clock and that is all but impossible.
+ */
+static int instret_exact(void)
+{
+	ulong a, b, c;
+
+	a = csr_read(CSR_INSTRET);
+	spin(1000);
+	b = csr_read(CSR_INSTRET);
+	spin(2000);
+	c = csr_read(CSR_INSTRET);
+	return (c - b) - (b - a) == 2000;
+}
+
 static int popcount(ulong x)
 {
 	int n = 0;
@@ -309,15 +326,18 @@ static void test_base(void)
 				      EXT_HSM, EXT_SRST, EXT_DBCN };
 	unsigned int i, bad = 0;
 
+	/* The firmware is OpenSBI v1.9 (implementation 1, version 1.9). */
 	r = sbi_call(EXT_BASE, 0, 0, 0, 0);
-	check(!r.error && r.value == 0x02000000,
-	      "base: get_spec_version is 2.0 (0x%lx)", r.value);
+	check(!r.error && r.value == 0x03000000,
+	      "base: get_spec_version is 3.0 (0x%lx)", r.value);
 	r = sbi_call(EXT_BASE, 1, 0, 0, 0);
-	print("# impl id 0x%lx", r.value);
+	check(!r.error && r.value == 1,
+	      "base: get_impl_id is 1, OpenSBI (0x%lx)", r.value);
 	r = sbi_call(EXT_BASE, 2, 0, 0, 0);
-	print(" version 0x%lx", r.value);
+	check(!r.error && r.value == 0x10009,
+	      "base: get_impl_version is 0x10009, v1.9 (0x%lx)", r.value);
 	r = sbi_call(EXT_BASE, 4, 0, 0, 0);
-	print(", mvendorid 0x%lx", r.value);
+	print("# mvendorid 0x%lx", r.value);
 	r = sbi_call(EXT_BASE, 5, 0, 0, 0);
 	print(" marchid 0x%lx", r.value);
 	r = sbi_call(EXT_BASE, 6, 0, 0, 0);
@@ -327,11 +347,13 @@ static void test_base(void)
 	r = sbi_call(EXT_BASE, 3, SBI_EXT_HPM, 0, 0);
 	check(!r.error && r.value, "base: probe_extension(HPM 0x%x) is available",
 	      SBI_EXT_HPM);
+	/*
+	 * OpenSBI's own PMU extension stays on beside HPM, as in its
+	 * default configuration: both are offered.
+	 */
 	r = sbi_call(EXT_BASE, 3, EXT_PMU, 0, 0);
-	check(!r.error && !r.value, "base: probe_extension(PMU 0x504d55) is 0");
-	r = sbi_call(EXT_PMU, 0, 0, 0, 0);
-	check(r.error == ERR_NOT_SUPPORTED,
-	      "pmu: num_counters is NOT_SUPPORTED (%ld)", r.error);
+	check(!r.error && r.value, "base: probe_extension(PMU 0x504d55) is "
+	      "available beside HPM");
 	r = sbi_call(EXT_BASE, 3, EXT_UNKNOWN, 0, 0);
 	check(!r.error && !r.value, "base: probe_extension(unknown 0x%x) is 0",
 	      EXT_UNKNOWN);
@@ -578,7 +600,7 @@ static void test_counting(void)
 	 * clock and only "it moved, within the instret window" holds.
 	 */
 	check(!r.error && v > 0 && v <= ins1 - ins0 &&
-	      (ins1 - ins0 >= 400000 || v >= 200000),
+	      (!instret_exact() || v >= 200000),
 	      "SET_MEVENT 0x2 makes hpmcounter%d count instructions", h);
 	spin(10000);
 	v2 = hpm(SBI_EXT_HPM_GET_MCOUNTER, (ulong)h, 0).value;

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * What the project's bare-metal programs (the M-mode test firmware and
- * the S-mode conformance test) both need and no C library gives them:
- * CSR accessors with the CSR number as an immediate, and the SBI
- * specification's extension IDs.
+ * What the bare-metal S-mode conformance program needs and no C library
+ * gives it: CSR accessors with the CSR number as an immediate, and the
+ * SBI specification's extension IDs.
  */
 #ifndef BARE_RISCV_H
 #define BARE_RISCV_H
