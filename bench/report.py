@@ -172,9 +172,10 @@ def main():
     print("# Benchmarks: HPM path against upstream's SBI PMU path\n")
     print("Same kernel image, QEMU 10 `virt`, `-icount shift=0`: every figure")
     print("is instructions retired in all privilege modes (guest time), or a")
-    print("count of traps. HPM path: the project's test firmware and the HPM")
-    print("perf driver. Upstream path: Debian's OpenSBI 1.5.1 and the SBI PMU")
-    print("driver. Produced by `make bench` (bench/run).\n")
+    print("count of traps. Both paths boot OpenSBI v1.9 built from the same")
+    print("source by `scripts/build-opensbi`. HPM path: with the project's HPM")
+    print("patch, and the HPM perf driver. Upstream path: pristine, and the SBI")
+    print("PMU driver. Produced by `make bench` (bench/run).\n")
     print("| figure | HPM path | SBI PMU path | ratio HPM / SBI PMU |")
     print("|---|---|---|---|")
     for label, h, u, unit in rows:

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # The guest boots on every machine profile with four harts on the
-# default (HPM test) firmware, shows that profile's CPU identity in
-# /proc/cpuinfo (what perf keys its event tables on), and perf runs in it.
+# default firmware, OpenSBI v1.9 with the HPM patch (Linux sees
+# implementation 1, version 0x10009, and the HPM driver takes the
+# counters while the SBI PMU driver stands aside), shows that profile's
+# CPU identity in /proc/cpuinfo (what perf keys its event tables on), and
+# perf runs in it.  On Debian's OpenSBI 1.5.1 (no HPM extension) the SBI
+# PMU driver serves perf.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -12,10 +16,20 @@ for conf in "$TOP"/qemu-config/*.conf; do
 		. "$conf"
 		out="$tmp/$profile"
 		if ! guest_run "$out" --profile "$profile" --smp 4 -- sh -c \
-			'echo "== cpuinfo"; cat /proc/cpuinfo; echo "== perf"; perf list hw'; then
+			'echo "== dmesg"; dmesg | grep -E "SBI implementation|riscv-pmu"
+			echo "== cpuinfo"; cat /proc/cpuinfo; echo "== perf"; perf list hw'; then
 			not_ok "$profile: guest boots with 4 harts and runs a command"
 			diag "$(tail -n 20 "$out")"
 			exit 0
+		fi
+		log=$(section dmesg "$out")
+		if grep -q 'SBI implementation ID=0x1 Version=0x10009$' <<<"$log" &&
+			grep -q 'riscv-pmu-sbi: HPM SBI extension present: counters left to its driver' <<<"$log" &&
+			grep -Eq 'riscv-pmu-hpm: [0-9]+ counters' <<<"$log"; then
+			ok "$profile: firmware is OpenSBI v1.9 with HPM; the HPM driver registers, the SBI PMU driver stands aside"
+		else
+			not_ok "$profile: firmware is OpenSBI v1.9 with HPM; the HPM driver registers, the SBI PMU driver stands aside"
+			diag "$log"
 		fi
 		harts=$(section cpuinfo "$out" | grep -c '^processor')
 		check "$profile: guest boots with 4 harts and runs a command ($harts)" [ "$harts" = 4 ]
@@ -38,3 +52,24 @@ for conf in "$TOP"/qemu-config/*.conf; do
 		fi
 	)
 done
+
+# An older firmware without the HPM extension: Debian's OpenSBI 1.5.1.
+out="$tmp/debian"
+if guest_run "$out" --profile virt --firmware debian -- sh -c \
+	'echo "== dmesg"; dmesg | grep -E "SBI implementation|riscv-pmu"
+	echo "== stat"; perf stat -x";" -e instructions true 2>&1'; then
+	log=$(section dmesg "$out")
+	c=$(section stat "$out" | field 1 instructions)
+	if grep -q 'SBI implementation ID=0x1 Version=0x10005$' <<<"$log" &&
+		! grep -q 'riscv-pmu-hpm' <<<"$log" &&
+		grep -q 'riscv-pmu-sbi: SBI PMU extension is available' <<<"$log" &&
+		is_number "$c" && [ "$c" -gt 0 ]; then
+		ok "Debian's OpenSBI 1.5.1 (no HPM): HPM driver absent, SBI PMU counts instructions ($c)"
+	else
+		not_ok "Debian's OpenSBI 1.5.1 (no HPM): HPM driver absent, SBI PMU counts instructions"
+		diag "$log" "$(section stat "$out")"
+	fi
+else
+	not_ok "Debian's OpenSBI 1.5.1 (no HPM): guest boots and runs perf stat"
+	diag "$(tail -n 20 "$out")"
+fi
