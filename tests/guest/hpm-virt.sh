@@ -206,7 +206,10 @@ fi
 # too.  OpenSBI counts raw events only where the device tree maps them
 # (riscv,raw-event-to-mhpmcounters), which QEMU's tree does not: the
 # guest boots on QEMU's tree with such a map for raw 0x1, 0x2 and 0x10019
-# on counters 3-18 added here.
+# on counters 3-18 added here.  OpenSBI picks the first free counter a
+# raw event may use (v1.9 puts an unrestricted r1 on counter 3), so the
+# pinned r1 here is kept off counter 3 by its own mask: the pair
+# restricted to counter 3 can only take turns if nothing else holds it.
 cpu=$(. "$TOP/qemu-config/virt.conf" && echo "$QEMU_CPU64")
 out="$tmp/sbi-mask"
 if qemu-system-riscv64 -M virt -cpu "$cpu" -m 512M -smp 1 \
@@ -215,7 +218,7 @@ if qemu-system-riscv64 -M virt -cpu "$cpu" -m 512M -smp 1 \
 		0 1 ffffffff ffffffff 7fff8 0 2 ffffffff ffffffff 7fff8 \
 		0 10019 ffffffff ffffffff 7fff8 &&
 	guest_run "$out" --profile virt --firmware opensbi --icount --dtb "$tmp/sbi.dtb" -- sh -c "
-	echo '== share'; perf stat -x';' -o /tmp/s -e cpu/event=0x2,counterid_mask=0x8/ -e cpu/event=0x10019,counterid_mask=0x8/ -e r1:D knownloop $iterations; cat /tmp/s
+	echo '== share'; perf stat -x';' -o /tmp/s -e cpu/event=0x2,counterid_mask=0x8/ -e cpu/event=0x10019,counterid_mask=0x8/ -e cpu/event=0x1,counterid_mask=0x7fff0/D knownloop $iterations; cat /tmp/s
 	echo '== where'; perfops where 0x10019 0x10; perfops where 0x10019 0x20000
 	echo '== nocounter'; perf stat -x';' -o /tmp/s -e cpu/event=0x2,counterid_mask=0x80000000/ true; cat /tmp/s
 	echo '== dmesg'; dmesg | grep 'riscv-pmu-sbi: counterid_mask'
@@ -228,11 +231,11 @@ if qemu-system-riscv64 -M virt -cpu "$cpu" -m 512M -smp 1 \
 	c1=$(field 1 cpu/event=0x2,counterid_mask=0x8/ <<<"$sec")
 	if pct_between "$p1" 30 70 && pct_between "$p2" 30 70 &&
 		pct_between "$(awk -v a="$p1" -v b="$p2" 'BEGIN { print a + b }')" 95 101 &&
-		[ "$(field 5 r1:D <<<"$sec")" = 100.00 ] &&
+		[ "$(field 5 cpu/event=0x1,counterid_mask=0x7fff0/D <<<"$sec")" = 100.00 ] &&
 		is_number "$c1" && is_number "$expected" && [ "$c1" -gt $((expected / 4)) ]; then
-		ok "SBI PMU: two events restricted to counter 3 take turns ($p1 % + $p2 %), pinned r1 beside them at 100 %"
+		ok "SBI PMU: two events restricted to counter 3 take turns ($p1 % + $p2 %), pinned r1 on counters 4-18 beside them at 100 %"
 	else
-		not_ok "SBI PMU: two events restricted to counter 3 take turns, pinned r1 beside them at 100 %"
+		not_ok "SBI PMU: two events restricted to counter 3 take turns, pinned r1 on counters 4-18 beside them at 100 %"
 		diag "$sec"
 	fi
 	if [ "$(section where "$out" | grep '^counter=')" = "counter=4 user_rdpmc=1
