@@ -365,6 +365,44 @@ static long hpm_inhibit_call(struct hpm_hart *hart, unsigned long fid,
 	}
 }
 
+/*
+ * COUNTER_START: zero every implemented counter of @zero_mask, then
+ * start the implemented counters of @mask, so that a group starts from
+ * zero in one call and no caller ever reads a count left by another.
+ * Every check is made before the first write: on a hart without
+ * mcountinhibit, or with time in @zero_mask, nothing is written.
+ */
+static long hpm_counter_start(struct hpm_hart *hart, hpm_ulong mask,
+			      hpm_ulong zero_mask)
+{
+	hpm_ulong zero;
+	unsigned int idx;
+
+	if (!hart->has_mcountinhibit)
+		return SBI_HPM_ERR_NOT_SUPPORTED;
+	/* time belongs to the platform: nothing below M-mode may move it. */
+	if (zero_mask & SBI_HPM_TIME_BIT)
+		return SBI_HPM_ERR_DENIED;
+
+	zero = zero_mask & hart->implemented;
+	for (idx = 0; idx < SBI_HPM_NUM_COUNTERS; idx++) {
+		if (!((zero >> idx) & 1))
+			continue;
+		/*
+		 * Low half first: a running counter then restarts from a
+		 * small value and cannot carry into the high half between
+		 * the two writes.  A counter of 32 bits or less has no
+		 * high half to clear (discovery found none, or one that
+		 * keeps nothing).  The counter is implemented, so these
+		 * writes do not trap.
+		 */
+		hpm_csr_write(hart, hpm_mcounter_csr(idx, 0), 0);
+		if (HPM_XLEN == 32 && hart->width[idx] > 32)
+			hpm_csr_write(hart, hpm_mcounter_csr(idx, 1), 0);
+	}
+	return hpm_update_mcountinhibit(hart, 0, mask);
+}
+
 long hpm_handle(struct hpm_hart *hart, unsigned long fid, hpm_ulong arg0,
 		hpm_ulong arg1, hpm_ulong *value)
 {
@@ -406,6 +444,9 @@ long hpm_handle(struct hpm_hart *hart, unsigned long fid, hpm_ulong arg0,
 	case SBI_EXT_HPM_INHIBIT_SET:
 	case SBI_EXT_HPM_INHIBIT_CLEAR:
 		err = hpm_inhibit_call(hart, fid, arg0, value);
+		break;
+	case SBI_EXT_HPM_COUNTER_START:
+		err = hpm_counter_start(hart, arg0, arg1);
 		break;
 	case SBI_EXT_HPM_GET_MCOUNTERH:
 	case SBI_EXT_HPM_SET_MCOUNTERH:

@@ -63,6 +63,7 @@ static unsigned int allowed_errors(unsigned long fid)
 		return ns;
 	case SBI_EXT_HPM_SET_MCOUNTINHIBIT:
 	case SBI_EXT_HPM_INHIBIT_SET:
+	case SBI_EXT_HPM_COUNTER_START:
 		return ns | den;
 	case SBI_EXT_HPM_GET_MCOUNTEREN:
 	case SBI_EXT_HPM_GET_SCOUNTEREN:
@@ -75,9 +76,11 @@ static unsigned int allowed_errors(unsigned long fid)
 }
 
 /* The DENIED rules: calls that must never succeed. */
-static int denied(unsigned long fid, hpm_ulong a0)
+static int denied(unsigned long fid, hpm_ulong a0, hpm_ulong a1)
 {
 	switch (fid) {
+	case SBI_EXT_HPM_COUNTER_START:
+		return (a1 & SBI_HPM_TIME_BIT) != 0;
 	case SBI_EXT_HPM_SET_MCOUNTER:
 	case SBI_EXT_HPM_SET_UCOUNTER:
 	case SBI_EXT_HPM_SET_MCOUNTERH:
@@ -90,6 +93,40 @@ static int denied(unsigned long fid, hpm_ulong a0)
 	default:
 		return 0;
 	}
+}
+
+/*
+ * COUNTER_START never touches time (not even a read); when it succeeds
+ * the implemented counters of zero_mask are 0, the others keep their
+ * value, and mcountinhibit lost exactly the implemented bits of mask.
+ */
+static void check_counter_start(const struct hart_model *before,
+				const struct hart_model *m, long err,
+				hpm_ulong mask, hpm_ulong zero_mask)
+{
+	unsigned int impl = hart_model_implemented(m);
+	unsigned int i;
+
+	if (hart_model_touched(m, HPM_CSR_CYCLE + SBI_HPM_IDX_TIME) ||
+	    hart_model_touched(m, HPM_CSR_CYCLEH + SBI_HPM_IDX_TIME) ||
+	    m->counter[SBI_HPM_IDX_TIME] != before->counter[SBI_HPM_IDX_TIME])
+		violation("COUNTER_START touched time",
+			  SBI_EXT_HPM_COUNTER_START);
+	if (err)
+		return;
+	for (i = 0; i < 32; i++) {
+		unsigned long long want = before->counter[i];
+
+		if (i != SBI_HPM_IDX_TIME && ((zero_mask & impl) >> i) & 1)
+			want = 0;
+		if (m->counter[i] != want)
+			violation("COUNTER_START: a counter is not what the masks say",
+				  SBI_EXT_HPM_COUNTER_START);
+	}
+	if (m->mcountinhibit !=
+	    (before->mcountinhibit & ~((unsigned int)mask & impl)))
+		violation("COUNTER_START: mcountinhibit is not what mask says",
+			  SBI_EXT_HPM_COUNTER_START);
 }
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
@@ -129,6 +166,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			fid &= 0x1f;
 		if (a0 & 0x100)
 			a0 &= 0x3f;
+		/* touched[] now records this call's accesses only. */
+		memset(model.touched, 0, sizeof(model.touched));
 		err = hpm_handle(&hart, fid, a0, a1, &value);
 
 		if (model.stray_csr)
@@ -142,7 +181,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			violation("error outside the allowed set", fid);
 		if (err && value)
 			violation("a failed call returned a value", fid);
-		if (!err && denied(fid, a0))
+		if (!err && denied(fid, a0, a1))
 			violation("a call the ABI denies succeeded", fid);
 		if (err && (model.writes != before.writes ||
 			    !hart_model_same(&before, &model)))
@@ -150,6 +189,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		if (!err && fid == SBI_EXT_HPM_GET_INFO &&
 		    value != hart_model_implemented(&model))
 			violation("GET_INFO differs from the hart", fid);
+		if (fid == SBI_EXT_HPM_COUNTER_START)
+			check_counter_start(&before, &model, err, a0, a1);
 		if (!err && fid == SBI_EXT_HPM_SET_MEVENT && p.sscofpmf &&
 		    !(model.event[a0] & (1ULL << 62)))
 			violation("SET_MEVENT left MINH clear", fid);

@@ -438,9 +438,129 @@ static int test_inhibit(const struct hart_model_params *p)
 	return end();
 }
 
+/* Give every implemented counter but time a distinct non-zero count. */
+static void fill_counters(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < 32; i++)
+		if (i != 1)
+			model.counter[i] = 0xa5a5a5a5a5a5ULL * (i + 1) &
+					   mask_of(i < 3 ? 64 : model.p.hpm_width);
+}
+
+/*
+ * COUNTER_START(mask, zero_mask) on the current model against the ABI:
+ * the implemented counters of zero_mask are 0 (both halves), every
+ * other counter and time keep their value, mcountinhibit loses the
+ * implemented bits of mask and nothing else, time's CSR is not touched.
+ */
+static void counter_start_ok(hpm_ulong mask, hpm_ulong zero_mask)
+{
+	unsigned int impl = hart_model_implemented(&model);
+	unsigned int writable = impl & ~0x2U;
+	struct hart_model before = model;
+	unsigned int i;
+
+	memset(model.touched, 0, sizeof(model.touched));
+	call(SBI_EXT_HPM_COUNTER_START, mask, zero_mask, 0);
+	for (i = 0; i < 32; i++) {
+		unsigned long long want = before.counter[i];
+
+		if (i != 1 && ((zero_mask & impl) >> i) & 1)
+			want = 0;
+		expect(model.counter[i], want, "counter after COUNTER_START",
+		       i);
+	}
+	expect(model.mcountinhibit,
+	       before.mcountinhibit & ~((unsigned int)mask & writable),
+	       "mcountinhibit after COUNTER_START", (unsigned int)mask);
+	for (i = 3; i < 32; i++)
+		expect(model.event[i], before.event[i],
+		       "mhpmevent after COUNTER_START", i);
+	if (hart_model_touched(&model, HPM_CSR_CYCLE + SBI_HPM_IDX_TIME) ||
+	    hart_model_touched(&model, HPM_CSR_CYCLEH + SBI_HPM_IDX_TIME))
+		fail("COUNTER_START touched time");
+}
+
+static int test_counter_start(const struct hart_model_params *p)
+{
+	unsigned int impl, hpm, i;
+
+	begin(p->name, "COUNTER_START");
+	setup(p);
+	impl = hart_model_implemented(&model);
+	hpm = p->hpm_mask & ~0x7U;
+	fill_counters();
+	if (!p->has_mcountinhibit) {
+		/* The function is absent: that comes before DENIED. */
+		call(SBI_EXT_HPM_COUNTER_START, 0x18, 0x18,
+		     SBI_HPM_ERR_NOT_SUPPORTED);
+		call(SBI_EXT_HPM_COUNTER_START, 0, 0x2,
+		     SBI_HPM_ERR_NOT_SUPPORTED);
+		call(SBI_EXT_HPM_COUNTER_START, 0, 0,
+		     SBI_HPM_ERR_NOT_SUPPORTED);
+		return end();
+	}
+	/* time in zero_mask: DENIED, whatever else the masks hold. */
+	call(SBI_EXT_HPM_COUNTER_START, 0, 0x2, SBI_HPM_ERR_DENIED);
+	call(SBI_EXT_HPM_COUNTER_START, 0xffffffff, 0xffffffff,
+	     SBI_HPM_ERR_DENIED);
+	call(SBI_EXT_HPM_COUNTER_START, hpm, hpm | 0x2, SBI_HPM_ERR_DENIED);
+	/* time in mask only: allowed, its bit is ignored. */
+	counter_start_ok(0x2, 0);
+
+	/* A group started from zero; one counter zeroed but left stopped. */
+	call(SBI_EXT_HPM_INHIBIT_SET, 0xfffffffd, 0, 0);
+	fill_counters();
+	if (hpm) {
+		unsigned int a = hpm & -hpm, b = (hpm & ~a) & -(hpm & ~a);
+
+		counter_start_ok(a, a | b);
+		expect(model.mcountinhibit & (a | b), b,
+		       "only the started counter runs", a);
+	}
+	/* cycle and instret may be zeroed; zeroing alone starts nothing. */
+	call(SBI_EXT_HPM_INHIBIT_SET, 0xfffffffd, 0, 0);
+	fill_counters();
+	counter_start_ok(0, 0x5);
+	expect(model.mcountinhibit, impl & ~0x2U, "zero_mask starts nothing",
+	       0);
+	counter_start_ok(0x5, 0);
+	/* Bits of absent counters (and above 31) are ignored. */
+	fill_counters();
+	counter_start_ok(~(hpm_ulong)0x2 & ~(hpm_ulong)impl,
+			 ~(hpm_ulong)0x2 & ~(hpm_ulong)impl);
+	counter_start_ok(~(hpm_ulong)0, ~(hpm_ulong)0x2);
+	expect(model.mcountinhibit, 0, "every counter started", 0);
+
+	for (i = 0; i < 200; i++) {
+		hpm_ulong mask = (hpm_ulong)next_random();
+		hpm_ulong zero = (hpm_ulong)next_random();
+
+		if (HPM_XLEN == 64) {
+			mask |= (hpm_ulong)((unsigned long long)next_random()
+					    << 32);
+			zero |= (hpm_ulong)((unsigned long long)next_random()
+					    << 32);
+		}
+		if (i % 3 == 0)
+			call(SBI_EXT_HPM_INHIBIT_SET, next_random() & ~0x2U,
+			     0, 0);
+		if (i % 5 == 0)
+			fill_counters();
+		if (zero & 0x2)
+			call(SBI_EXT_HPM_COUNTER_START, mask, zero,
+			     SBI_HPM_ERR_DENIED);
+		else
+			counter_start_ok(mask, zero);
+	}
+	return end();
+}
+
 static int test_unknown(const struct hart_model_params *p)
 {
-	unsigned long fids[] = { SBI_EXT_HPM_FID_COUNT, 19, 100, 0x80000000UL,
+	unsigned long fids[] = { SBI_EXT_HPM_FID_COUNT, 23, 100, 0x80000000UL,
 				 ~0UL };
 	unsigned int i;
 
@@ -468,6 +588,7 @@ int main(void)
 		failed |= test_counters_high(p);
 		failed |= test_enables(p);
 		failed |= test_inhibit(p);
+		failed |= test_counter_start(p);
 		failed |= test_unknown(p);
 	}
 	return failed;
