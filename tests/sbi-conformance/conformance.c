@@ -455,7 +455,8 @@ static void test_index_checks(void)
 	bad += hpm(SBI_EXT_HPM_FID_COUNT, 0, 0).error != ERR_NOT_SUPPORTED;
 	bad += hpm(0x100, 0, 0).error != ERR_NOT_SUPPORTED;
 	bad += hpm(~0UL, 0, 0).error != ERR_NOT_SUPPORTED;
-	check(!bad, "FIDs 18, 0x100 and ~0 are NOT_SUPPORTED");
+	check(!bad, "FIDs %d, 0x100 and ~0 are NOT_SUPPORTED",
+	      SBI_EXT_HPM_FID_COUNT);
 }
 
 static void test_width(void)
@@ -688,6 +689,97 @@ static void test_counting(void)
 	v = s_ctr(0);
 	check(!r.error && r.value >= s && r.value <= v,
 	      "GET_UCOUNTER(cycle) reads the running cycle counter");
+}
+
+/* 1 when every counter of @mask reads 0 through GET_MCOUNTER[H]. */
+static int counters_zero(ulong mask)
+{
+	int i, bad = 0;
+
+	for (i = 0; i < 32; i++) {
+		if (!(mask & (1UL << i)))
+			continue;
+		bad += hpm(SBI_EXT_HPM_GET_MCOUNTER, (ulong)i, 0).value != 0;
+#if __riscv_xlen == 32
+		bad += hpm(SBI_EXT_HPM_GET_MCOUNTERH, (ulong)i, 0).value != 0;
+#endif
+	}
+	return !bad;
+}
+
+/* COUNTER_START (FID 18): zero one mask, start another, in one call. */
+static void test_counter_start(void)
+{
+	int h = lowest_bit(hpm_mask), h2 = lowest_bit(hpm_mask & ~(1U << h));
+	ulong inh, v, v2, ins0, ins1, both, absent = ~info & ~SBI_HPM_TIME_BIT;
+	struct sbiret r;
+
+	if (h < 0 || h2 < 0) {
+		skip("COUNTER_START", "fewer than two hpmcounters");
+		return;
+	}
+	both = 1UL << h | 1UL << h2;
+	/* counters with a count, stopped */
+	hpm(SBI_EXT_HPM_INHIBIT_SET, both, 0);
+	hpm(SBI_EXT_HPM_SET_MEVENT, (ulong)h, 0x2);
+	hpm(SBI_EXT_HPM_SET_MEVENT, (ulong)h2, 0x2);
+	hpm(SBI_EXT_HPM_SET_MCOUNTER, (ulong)h, 0x7000000);
+	hpm(SBI_EXT_HPM_SET_MCOUNTER, (ulong)h2, 12345);
+#if __riscv_xlen == 32
+	hpm(SBI_EXT_HPM_SET_MCOUNTERH, (ulong)h, 0xabc);
+	hpm(SBI_EXT_HPM_SET_MCOUNTERH, (ulong)h2, 0xdef);
+#endif
+	inh = hpm(SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0).value;
+
+	r = hpm(SBI_EXT_HPM_COUNTER_START, both, both | SBI_HPM_TIME_BIT);
+	v = hpm(SBI_EXT_HPM_GET_MCOUNTER, (ulong)h, 0).value;
+	v2 = hpm(SBI_EXT_HPM_GET_MCOUNTER, (ulong)h2, 0).value;
+	check(r.error == ERR_DENIED &&
+	      hpm(SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0).value == inh &&
+	      v == 0x7000000 && v2 == 12345,
+	      "COUNTER_START with time in zero_mask is DENIED, changes "
+	      "nothing (error %ld, counters %lu, %lu)", r.error, v, v2);
+
+	/* h zeroed and started, h2 only zeroed, in one call */
+	ins0 = s_ctr(2);
+	r = hpm(SBI_EXT_HPM_COUNTER_START, 1UL << h, both);
+	inh = hpm(SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0).value;
+	spin(100000);
+	hpm(SBI_EXT_HPM_INHIBIT_SET, 1UL << h, 0);
+	ins1 = s_ctr(2);
+	v = hpm(SBI_EXT_HPM_GET_MCOUNTER, (ulong)h, 0).value;
+	print("# COUNTER_START: hpmcounter%d counted %lu over a "
+	      "200001-instruction loop (instret %lu)\n", h, v, ins1 - ins0);
+	check(!r.error && v > 0 && v <= ins1 - ins0 &&
+	      (!instret_exact() || v >= 200000),
+	      "COUNTER_START zeroes hpmcounter%d and starts it in one call", h);
+#if __riscv_xlen == 32
+	check(hpm(SBI_EXT_HPM_GET_MCOUNTERH, (ulong)h, 0).value == 0,
+	      "COUNTER_START zeroes the high half too");
+#endif
+	check(counters_zero(1UL << h2) && (inh & both) == (1UL << h2),
+	      "COUNTER_START: hpmcounter%d in zero_mask only is zeroed and "
+	      "stays stopped (mcountinhibit 0x%lx)", h2, inh);
+
+	/* instret may be zeroed: it restarts from a small value */
+	hpm(SBI_EXT_HPM_SET_MCOUNTER, SBI_HPM_IDX_INSTRET, 0x40000000);
+	r = hpm(SBI_EXT_HPM_COUNTER_START, 0, 1UL << SBI_HPM_IDX_INSTRET);
+	v = s_ctr(2);
+	check(!r.error && v < 0x10000000,
+	      "COUNTER_START zeroes instret (0x%lx after)", v);
+
+	/* bits of absent counters are ignored */
+	hpm(SBI_EXT_HPM_INHIBIT_SET, both, 0);
+	inh = hpm(SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0).value;
+	r = hpm(SBI_EXT_HPM_COUNTER_START, absent, absent);
+	check(!r.error &&
+	      hpm(SBI_EXT_HPM_GET_MCOUNTINHIBIT, 0, 0).value == inh,
+	      "COUNTER_START ignores the bits of absent counters (0x%lx)",
+	      absent);
+
+	hpm(SBI_EXT_HPM_SET_MEVENT, (ulong)h, 0);
+	hpm(SBI_EXT_HPM_SET_MEVENT, (ulong)h2, 0);
+	hpm(SBI_EXT_HPM_COUNTER_START, 0, both);
 }
 
 static void test_counteren(void)
@@ -930,6 +1022,7 @@ static void report_costs(void)
 	report_cost("GET_WIDTH", SBI_EXT_HPM, SBI_EXT_HPM_GET_WIDTH, 0, 0);
 	report_cost("INHIBIT_SET", SBI_EXT_HPM, SBI_EXT_HPM_INHIBIT_SET, bit, 0);
 	report_cost("INHIBIT_CLEAR", SBI_EXT_HPM, SBI_EXT_HPM_INHIBIT_CLEAR, bit, 0);
+	report_cost("COUNTER_START", SBI_EXT_HPM, SBI_EXT_HPM_COUNTER_START, bit, bit);
 	hpm(SBI_EXT_HPM_SET_MCOUNTINHIBIT, inh, 0);
 }
 
@@ -950,6 +1043,7 @@ void test_entry(ulong hart, ulong arg)
 	test_events();
 	test_inhibit();
 	test_counting();
+	test_counter_start();
 	test_counteren();
 	test_misc();
 	test_harts(me);
