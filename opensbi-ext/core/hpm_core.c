@@ -403,6 +403,73 @@ static long hpm_counter_start(struct hpm_hart *hart, hpm_ulong mask,
 	return hpm_update_mcountinhibit(hart, 0, mask);
 }
 
+/*
+ * GET_MEVENTH, SET_MEVENTH: the upper half of mhpmevent on RV32, which
+ * holds Sscofpmf's OF and xINH bits.  The index range comes first (the
+ * ABI lists INVALID_PARAM first for these functions), then whether the
+ * hart has the register at all, then whether the counter is implemented.
+ */
+static long hpm_meventh(struct hpm_hart *hart, unsigned long fid,
+			hpm_ulong idx, hpm_ulong val, hpm_ulong *value)
+{
+	unsigned int csr;
+
+	if (idx < SBI_HPM_IDX_HPM_FIRST || idx > SBI_HPM_IDX_LAST)
+		return SBI_HPM_ERR_INVALID_PARAM;
+	if (HPM_XLEN != 32 || !(hart->features & HPM_HART_SSCOFPMF) ||
+	    !hpm_is_implemented(hart, idx))
+		return SBI_HPM_ERR_NOT_SUPPORTED;
+
+	csr = hpm_meventh_csr((unsigned int)idx);
+	if (fid == SBI_EXT_HPM_GET_MEVENTH) {
+		if (hpm_csr_read(hart, csr, value))
+			return SBI_HPM_ERR_NOT_SUPPORTED;
+		return SBI_HPM_SUCCESS;
+	}
+	/* As SET_MEVENT: S-mode never counts machine-mode activity. */
+	if (hpm_csr_write(hart, csr, val | HPM_MHPMEVENTH_MINH))
+		return SBI_HPM_ERR_NOT_SUPPORTED;
+	return SBI_HPM_SUCCESS;
+}
+
+/*
+ * GET_CTRCFG, SET_CTRCFG: Smcntrpmf's mode filter of cycle (index 0,
+ * mcyclecfg) or instret (index 2, minstretcfg).  On RV32 only the high
+ * halves are reached: the filter bits live there, and the low halves
+ * hold nothing the ABI defines.
+ */
+static long hpm_ctrcfg(struct hpm_hart *hart, unsigned long fid,
+		       hpm_ulong idx, hpm_ulong val, hpm_ulong *value)
+{
+	unsigned int csr;
+
+	if (idx != SBI_HPM_IDX_CYCLE && idx != SBI_HPM_IDX_INSTRET)
+		return SBI_HPM_ERR_INVALID_PARAM;
+	if (!(hart->features & HPM_HART_SMCNTRPMF))
+		return SBI_HPM_ERR_NOT_SUPPORTED;
+
+	if (HPM_XLEN == 32)
+		csr = idx == SBI_HPM_IDX_CYCLE ? HPM_CSR_MCYCLECFGH
+					       : HPM_CSR_MINSTRETCFGH;
+	else
+		csr = idx == SBI_HPM_IDX_CYCLE ? HPM_CSR_MCYCLECFG
+					       : HPM_CSR_MINSTRETCFG;
+	if (fid == SBI_EXT_HPM_GET_CTRCFG) {
+		if (hpm_csr_read(hart, csr, value))
+			return SBI_HPM_ERR_NOT_SUPPORTED;
+		return SBI_HPM_SUCCESS;
+	}
+	/* S-mode never counts machine-mode activity on these either. */
+#if HPM_XLEN == 64
+	val |= HPM_MHPMEVENT_MINH_RV64;
+#else
+	val |= HPM_MHPMEVENTH_MINH;
+#endif
+	if (hpm_csr_write(hart, csr, val))
+		return SBI_HPM_ERR_NOT_SUPPORTED;
+	return SBI_HPM_SUCCESS;
+}
+
 long hpm_handle(struct hpm_hart *hart, unsigned long fid, hpm_ulong arg0,
 		hpm_ulong arg1, hpm_ulong *value)
 {
@@ -447,6 +514,14 @@ long hpm_handle(struct hpm_hart *hart, unsigned long fid, hpm_ulong arg0,
 		break;
 	case SBI_EXT_HPM_COUNTER_START:
 		err = hpm_counter_start(hart, arg0, arg1);
+		break;
+	case SBI_EXT_HPM_GET_MEVENTH:
+	case SBI_EXT_HPM_SET_MEVENTH:
+		err = hpm_meventh(hart, fid, arg0, arg1, value);
+		break;
+	case SBI_EXT_HPM_GET_CTRCFG:
+	case SBI_EXT_HPM_SET_CTRCFG:
+		err = hpm_ctrcfg(hart, fid, arg0, arg1, value);
 		break;
 	case SBI_EXT_HPM_GET_MCOUNTERH:
 	case SBI_EXT_HPM_SET_MCOUNTERH:

@@ -45,6 +45,10 @@ static unsigned int allowed_errors(unsigned long fid)
 	switch (fid) {
 	case SBI_EXT_HPM_GET_MEVENT:
 	case SBI_EXT_HPM_SET_MEVENT:
+	case SBI_EXT_HPM_GET_MEVENTH:
+	case SBI_EXT_HPM_SET_MEVENTH:
+	case SBI_EXT_HPM_GET_CTRCFG:
+	case SBI_EXT_HPM_SET_CTRCFG:
 	case SBI_EXT_HPM_GET_MCOUNTER:
 	case SBI_EXT_HPM_GET_UCOUNTER:
 	case SBI_EXT_HPM_GET_WIDTH:
@@ -129,6 +133,64 @@ static void check_counter_start(const struct hart_model *before,
 			  SBI_EXT_HPM_COUNTER_START);
 }
 
+static int touched_any(const struct hart_model *m, unsigned int first,
+		       unsigned int n)
+{
+	while (n--)
+		if (hart_model_touched(m, first + n))
+			return 1;
+	return 0;
+}
+
+/*
+ * GET/SET_MEVENTH and GET/SET_CTRCFG: they succeed exactly where the hart
+ * has the register (RV32 + Sscofpmf, implemented counter 3..31; Smcntrpmf,
+ * index 0 or 2), a successful SET leaves MINH set, and no call on a hart
+ * without the register ever touches it (not even a probing read).
+ */
+static void check_filters(const struct hart_model *m, unsigned long fid,
+			  long err, hpm_ulong a0)
+{
+	unsigned int impl = hart_model_implemented(m);
+	int has;
+
+	if (touched_any(m, HPM_CSR_MHPMEVENT3H, 29) &&
+	    (HPM_XLEN != 32 || !m->p.sscofpmf))
+		violation("mhpmeventh touched on a hart without it", fid);
+	if (!m->p.smcntrpmf &&
+	    (touched_any(m, HPM_CSR_MCYCLECFG, 2) ||
+	     touched_any(m, HPM_CSR_MCYCLECFGH, 2)))
+		violation("mcyclecfg/minstretcfg touched without Smcntrpmf",
+			  fid);
+
+	switch (fid) {
+	case SBI_EXT_HPM_GET_MEVENTH:
+	case SBI_EXT_HPM_SET_MEVENTH:
+		has = HPM_XLEN == 32 && m->p.sscofpmf && a0 >= 3 && a0 <= 31 &&
+		      ((impl >> a0) & 1);
+		if ((err == 0) != has)
+			violation("MEVENTH succeeded or failed wrongly", fid);
+		if (!err && fid == SBI_EXT_HPM_SET_MEVENTH &&
+		    !((m->event[a0] >> 32) & HPM_MHPMEVENTH_MINH))
+			violation("SET_MEVENTH left MINH clear", fid);
+		if (err == SBI_HPM_ERR_INVALID_PARAM && a0 >= 3 && a0 <= 31)
+			violation("MEVENTH: INVALID_PARAM inside 3..31", fid);
+		break;
+	case SBI_EXT_HPM_GET_CTRCFG:
+	case SBI_EXT_HPM_SET_CTRCFG:
+		has = m->p.smcntrpmf && (a0 == 0 || a0 == 2);
+		if ((err == 0) != has)
+			violation("CTRCFG succeeded or failed wrongly", fid);
+		if (!err && fid == SBI_EXT_HPM_SET_CTRCFG &&
+		    !(m->cfg[a0] & (1ULL << 62)))
+			violation("SET_CTRCFG left MINH clear", fid);
+		if ((err == SBI_HPM_ERR_INVALID_PARAM) != (a0 != 0 && a0 != 2))
+			violation("CTRCFG: INVALID_PARAM for a wrong index",
+				  fid);
+		break;
+	}
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	static struct hart_model model;
@@ -145,9 +207,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	p.has_time = take(&in, 1) & 1;
 	p.sscofpmf = take(&in, 1) & 1;
 	p.absent_reads_zero = take(&in, 1) & 1;
+	p.smcntrpmf = take(&in, 1) & 1;
 	hart_model_reset(&model, &p);
 	hpm_hart_init(&hart, &hart_model_ops, &model,
-		      p.sscofpmf ? HPM_HART_SSCOFPMF : 0);
+		      (p.sscofpmf ? HPM_HART_SSCOFPMF : 0) |
+		      (p.smcntrpmf ? HPM_HART_SMCNTRPMF : 0));
 	if (model.stray_csr)
 		violation("init touched a CSR outside the table", 0);
 	if (hart.implemented != hart_model_implemented(&model))
@@ -189,6 +253,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		if (!err && fid == SBI_EXT_HPM_GET_INFO &&
 		    value != hart_model_implemented(&model))
 			violation("GET_INFO differs from the hart", fid);
+		check_filters(&model, fid, err, a0);
 		if (fid == SBI_EXT_HPM_COUNTER_START)
 			check_counter_start(&before, &model, err, a0, a1);
 		if (!err && fid == SBI_EXT_HPM_SET_MEVENT && p.sscofpmf &&
