@@ -365,6 +365,111 @@ static long hpm_inhibit_call(struct hpm_hart *hart, unsigned long fid,
 	}
 }
 
+/*
+ * COUNTER_START: zero every implemented counter of @zero_mask, then
+ * start the implemented counters of @mask, so that a group starts from
+ * zero in one call and no caller ever reads a count left by another.
+ * Every check is made before the first write: on a hart without
+ * mcountinhibit, or with time in @zero_mask, nothing is written.
+ */
+static long hpm_counter_start(struct hpm_hart *hart, hpm_ulong mask,
+			      hpm_ulong zero_mask)
+{
+	hpm_ulong zero;
+	unsigned int idx;
+
+	if (!hart->has_mcountinhibit)
+		return SBI_HPM_ERR_NOT_SUPPORTED;
+	/* time belongs to the platform: nothing below M-mode may move it. */
+	if (zero_mask & SBI_HPM_TIME_BIT)
+		return SBI_HPM_ERR_DENIED;
+
+	zero = zero_mask & hart->implemented;
+	for (idx = 0; idx < SBI_HPM_NUM_COUNTERS; idx++) {
+		if (!((zero >> idx) & 1))
+			continue;
+		/*
+		 * Low half first: a running counter then restarts from a
+		 * small value and cannot carry into the high half between
+		 * the two writes.  A counter of 32 bits or less has no
+		 * high half to clear (discovery found none, or one that
+		 * keeps nothing).  The counter is implemented, so these
+		 * writes do not trap.
+		 */
+		hpm_csr_write(hart, hpm_mcounter_csr(idx, 0), 0);
+		if (HPM_XLEN == 32 && hart->width[idx] > 32)
+			hpm_csr_write(hart, hpm_mcounter_csr(idx, 1), 0);
+	}
+	return hpm_update_mcountinhibit(hart, 0, mask);
+}
+
+/*
+ * GET_MEVENTH, SET_MEVENTH: the upper half of mhpmevent on RV32, which
+ * holds Sscofpmf's OF and xINH bits.  The index range comes first (the
+ * ABI lists INVALID_PARAM first for these functions), then whether the
+ * hart has the register at all, then whether the counter is implemented.
+ */
+static long hpm_meventh(struct hpm_hart *hart, unsigned long fid,
+			hpm_ulong idx, hpm_ulong val, hpm_ulong *value)
+{
+	unsigned int csr;
+
+	if (idx < SBI_HPM_IDX_HPM_FIRST || idx > SBI_HPM_IDX_LAST)
+		return SBI_HPM_ERR_INVALID_PARAM;
+	if (HPM_XLEN != 32 || !(hart->features & HPM_HART_SSCOFPMF) ||
+	    !hpm_is_implemented(hart, idx))
+		return SBI_HPM_ERR_NOT_SUPPORTED;
+
+	csr = hpm_meventh_csr((unsigned int)idx);
+	if (fid == SBI_EXT_HPM_GET_MEVENTH) {
+		if (hpm_csr_read(hart, csr, value))
+			return SBI_HPM_ERR_NOT_SUPPORTED;
+		return SBI_HPM_SUCCESS;
+	}
+	/* As SET_MEVENT: S-mode never counts machine-mode activity. */
+	if (hpm_csr_write(hart, csr, val | HPM_MHPMEVENTH_MINH))
+		return SBI_HPM_ERR_NOT_SUPPORTED;
+	return SBI_HPM_SUCCESS;
+}
+
+/*
+ * GET_CTRCFG, SET_CTRCFG: Smcntrpmf's mode filter of cycle (index 0,
+ * mcyclecfg) or instret (index 2, minstretcfg).  On RV32 only the high
+ * halves are reached: the filter bits live there, and the low halves
+ * hold nothing the ABI defines.
+ */
+static long hpm_ctrcfg(struct hpm_hart *hart, unsigned long fid,
+		       hpm_ulong idx, hpm_ulong val, hpm_ulong *value)
+{
+	unsigned int csr;
+
+	if (idx != SBI_HPM_IDX_CYCLE && idx != SBI_HPM_IDX_INSTRET)
+		return SBI_HPM_ERR_INVALID_PARAM;
+	if (!(hart->features & HPM_HART_SMCNTRPMF))
+		return SBI_HPM_ERR_NOT_SUPPORTED;
+
+	if (HPM_XLEN == 32)
+		csr = idx == SBI_HPM_IDX_CYCLE ? HPM_CSR_MCYCLECFGH
+					       : HPM_CSR_MINSTRETCFGH;
+	else
+		csr = idx == SBI_HPM_IDX_CYCLE ? HPM_CSR_MCYCLECFG
+					       : HPM_CSR_MINSTRETCFG;
+	if (fid == SBI_EXT_HPM_GET_CTRCFG) {
+		if (hpm_csr_read(hart, csr, value))
+			return SBI_HPM_ERR_NOT_SUPPORTED;
+		return SBI_HPM_SUCCESS;
+	}
+	/* S-mode never counts machine-mode activity on these either. */
+#if HPM_XLEN == 64
+	val |= HPM_MHPMEVENT_MINH_RV64;
+#else
+	val |= HPM_MHPMEVENTH_MINH;
+#endif
+	if (hpm_csr_write(hart, csr, val))
+		return SBI_HPM_ERR_NOT_SUPPORTED;
+	return SBI_HPM_SUCCESS;
+}
+
 long hpm_handle(struct hpm_hart *hart, unsigned long fid, hpm_ulong arg0,
 		hpm_ulong arg1, hpm_ulong *value)
 {
@@ -406,6 +511,17 @@ long hpm_handle(struct hpm_hart *hart, unsigned long fid, hpm_ulong arg0,
 	case SBI_EXT_HPM_INHIBIT_SET:
 	case SBI_EXT_HPM_INHIBIT_CLEAR:
 		err = hpm_inhibit_call(hart, fid, arg0, value);
+		break;
+	case SBI_EXT_HPM_COUNTER_START:
+		err = hpm_counter_start(hart, arg0, arg1);
+		break;
+	case SBI_EXT_HPM_GET_MEVENTH:
+	case SBI_EXT_HPM_SET_MEVENTH:
+		err = hpm_meventh(hart, fid, arg0, arg1, value);
+		break;
+	case SBI_EXT_HPM_GET_CTRCFG:
+	case SBI_EXT_HPM_SET_CTRCFG:
+		err = hpm_ctrcfg(hart, fid, arg0, arg1, value);
 		break;
 	case SBI_EXT_HPM_GET_MCOUNTERH:
 	case SBI_EXT_HPM_SET_MCOUNTERH:

@@ -41,6 +41,10 @@ typedef unsigned long long hpm_ulong;
 #define HPM_CSR_SCOUNTEREN	0x106
 #define HPM_CSR_MCOUNTEREN	0x306
 #define HPM_CSR_MCOUNTINHIBIT	0x320
+#define HPM_CSR_MCYCLECFG	0x321	/* Smcntrpmf, RV64 */
+#define HPM_CSR_MINSTRETCFG	0x322	/* Smcntrpmf, RV64 */
+#define HPM_CSR_MCYCLECFGH	0x721	/* Smcntrpmf, RV32 */
+#define HPM_CSR_MINSTRETCFGH	0x722	/* Smcntrpmf, RV32 */
 #define HPM_CSR_MHPMEVENT3	0x323	/* ..0x33f: mhpmevent3..31 */
 #define HPM_CSR_MHPMEVENT3H	0x723	/* RV32 + Sscofpmf: mhpmevent3h.. */
 #define HPM_CSR_MCYCLE		0xb00	/* + i: mcycle, -, minstret, mhpmcounterN */
@@ -48,7 +52,10 @@ typedef unsigned long long hpm_ulong;
 #define HPM_CSR_CYCLE		0xc00	/* + i: cycle, time, instret, hpmcounterN */
 #define HPM_CSR_CYCLEH		0xc80	/* RV32 high halves */
 
-/* MINH: bit 62 of mhpmevent on RV64, bit 30 of mhpmeventh on RV32. */
+/*
+ * MINH: bit 62 of mhpmevent on RV64, bit 30 of mhpmeventh on RV32.
+ * Smcntrpmf's mcyclecfg and minstretcfg have it at the same place.
+ */
 #define HPM_MHPMEVENT_MINH_RV64	(1ULL << 62)
 #define HPM_MHPMEVENTH_MINH	(1U << 30)
 
@@ -64,7 +71,8 @@ struct hpm_csr_ops {
 };
 
 /* Features of the hart that cannot be discovered through the counters. */
-#define HPM_HART_SSCOFPMF	(1U << 0)	/* set MINH on every SET_MEVENT */
+#define HPM_HART_SSCOFPMF	(1U << 0)	/* MINH on SET_MEVENT, mhpmeventh */
+#define HPM_HART_SMCNTRPMF	(1U << 1)	/* mcyclecfg, minstretcfg */
 
 /* What the core knows of one hart; filled by hpm_hart_init(). */
 struct hpm_hart {

@@ -2,9 +2,10 @@
 /*
  * HPM SBI extension (EID 0x0848504d, experimental): S-mode access to
  * mhpmevent, the machine counters, mcounteren, scounteren and
- * mcountinhibit of the calling hart.
+ * mcountinhibit of the calling hart, and to the mode filters of
+ * Sscofpmf (RV32: mhpmeventh) and Smcntrpmf (mcyclecfg, minstretcfg).
  *
- * This file only connects the portable core (sbi_hpm_core.c, which holds
+ * This file only connects the portable core (hpm/hpm_core.c, which holds
  * every rule of the ABI) to OpenSBI: per-hart state in the scratch space,
  * and CSR access by number that reports a trap instead of taking it.
  * The accessors know only the CSRs of the extension's ABI table; any
@@ -32,9 +33,14 @@ _Static_assert(HPM_CSR_MHPMEVENT3 == CSR_MHPMEVENT3, "mhpmevent3");
 _Static_assert(HPM_CSR_MCYCLE == CSR_MCYCLE, "mcycle");
 _Static_assert(HPM_CSR_CYCLE == CSR_CYCLE, "cycle");
 #if __riscv_xlen == 32
+_Static_assert(HPM_CSR_MCYCLECFGH == CSR_MCYCLECFGH, "mcyclecfgh");
+_Static_assert(HPM_CSR_MINSTRETCFGH == CSR_MINSTRETCFGH, "minstretcfgh");
 _Static_assert(HPM_CSR_MHPMEVENT3H == CSR_MHPMEVENT3H, "mhpmevent3h");
 _Static_assert(HPM_CSR_MCYCLEH == CSR_MCYCLEH, "mcycleh");
 _Static_assert(HPM_CSR_CYCLEH == CSR_CYCLEH, "cycleh");
+#else
+_Static_assert(HPM_CSR_MCYCLECFG == CSR_MCYCLECFG, "mcyclecfg");
+_Static_assert(HPM_CSR_MINSTRETCFG == CSR_MINSTRETCFG, "minstretcfg");
 #endif
 
 /* The core answers with the SBI specification's error values. */
@@ -64,11 +70,17 @@ _Static_assert(SBI_HPM_ERR_DENIED == SBI_EDENIED, "DENIED");
 	X((base) + SBI_HPM_IDX_INSTRET)					\
 	HPM_X29(X, (base) + SBI_HPM_IDX_HPM_FIRST)
 
+/*
+ * Smcntrpmf's filters of cycle and instret: the whole registers on RV64,
+ * only their high halves (where the filter bits are) on RV32.
+ */
 #if __riscv_xlen == 32
+#define HPM_CTRCFG_CSRS(X)	X(HPM_CSR_MCYCLECFGH) X(HPM_CSR_MINSTRETCFGH)
 #define HPM_WRITABLE_HIGH(X)						\
 	HPM_X29(X, HPM_CSR_MHPMEVENT3H) HPM_MCOUNTERS(X, HPM_CSR_MCYCLEH)
 #define HPM_READ_ONLY_HIGH(X)	HPM_UCOUNTERS(X, HPM_CSR_CYCLEH)
 #else
+#define HPM_CTRCFG_CSRS(X)	X(HPM_CSR_MCYCLECFG) X(HPM_CSR_MINSTRETCFG)
 #define HPM_WRITABLE_HIGH(X)
 #define HPM_READ_ONLY_HIGH(X)
 #endif
@@ -76,7 +88,8 @@ _Static_assert(SBI_HPM_ERR_DENIED == SBI_EDENIED, "DENIED");
 /* Registers the core may write, and those it may only read. */
 #define HPM_WRITABLE_CSRS(X)						\
 	X(HPM_CSR_MCOUNTINHIBIT) HPM_X29(X, HPM_CSR_MHPMEVENT3)		\
-	HPM_MCOUNTERS(X, HPM_CSR_MCYCLE) HPM_WRITABLE_HIGH(X)
+	HPM_MCOUNTERS(X, HPM_CSR_MCYCLE) HPM_CTRCFG_CSRS(X)		\
+	HPM_WRITABLE_HIGH(X)
 #define HPM_READ_ONLY_CSRS(X)						\
 	HPM_UCOUNTERS(X, HPM_CSR_CYCLE) HPM_READ_ONLY_HIGH(X)
 
@@ -169,6 +182,8 @@ static struct hpm_hart *hpm_this_hart(void)
 	if (!state->discovered) {
 		if (sbi_hart_has_extension(scratch, SBI_HART_EXT_SSCOFPMF))
 			features |= HPM_HART_SSCOFPMF;
+		if (sbi_hart_has_extension(scratch, SBI_HART_EXT_SMCNTRPMF))
+			features |= HPM_HART_SMCNTRPMF;
 		hpm_hart_init(&state->hart, &hpm_opensbi_csr_ops, NULL,
 			      features);
 		state->discovered = true;

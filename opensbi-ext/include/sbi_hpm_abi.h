@@ -35,8 +35,13 @@
 #define SBI_EXT_HPM_GET_WIDTH		15
 #define SBI_EXT_HPM_INHIBIT_SET		16
 #define SBI_EXT_HPM_INHIBIT_CLEAR	17
+#define SBI_EXT_HPM_COUNTER_START	18
+#define SBI_EXT_HPM_GET_MEVENTH		19
+#define SBI_EXT_HPM_SET_MEVENTH		20
+#define SBI_EXT_HPM_GET_CTRCFG		21
+#define SBI_EXT_HPM_SET_CTRCFG		22
 /* One past the last function ID; any FID from here on is NOT_SUPPORTED. */
-#define SBI_EXT_HPM_FID_COUNT		18
+#define SBI_EXT_HPM_FID_COUNT		23
 
 /* Error values returned in a0 (the SBI specification's values). */
 #define SBI_HPM_SUCCESS			0

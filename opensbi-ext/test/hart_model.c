@@ -31,6 +31,9 @@ void hart_model_reset(struct hart_model *m, const struct hart_model_params *p)
 		m->counter[i] = 0x1234567890ULL * (i + 1);
 		m->event[i] = i;
 	}
+	/* An earlier stage left the cycle/instret filters set. */
+	if (p->smcntrpmf)
+		m->cfg[0] = m->cfg[2] = 1ULL << 61;
 	m->mcounteren = 0xffffffff;
 	m->scounteren = 0x7;
 }
@@ -63,6 +66,13 @@ static int in_table(unsigned int csr)
 	    csr != HPM_CSR_MCYCLE + 1)
 		return 1;
 	if (csr >= HPM_CSR_CYCLE && csr < HPM_CSR_CYCLE + 32)
+		return 1;
+	/* Smcntrpmf: the whole registers on RV64, the high halves on RV32. */
+	if (HPM_XLEN == 64 &&
+	    (csr == HPM_CSR_MCYCLECFG || csr == HPM_CSR_MINSTRETCFG))
+		return 1;
+	if (HPM_XLEN == 32 &&
+	    (csr == HPM_CSR_MCYCLECFGH || csr == HPM_CSR_MINSTRETCFGH))
 		return 1;
 	if (HPM_XLEN == 32) {
 		if (csr >= HPM_CSR_MHPMEVENT3H &&
@@ -160,6 +170,20 @@ int hart_model_touched(const struct hart_model *m, unsigned int csr)
 	return csr < 4096 && ((m->touched[csr / 32] >> (csr % 32)) & 1);
 }
 
+/* mcyclecfg/minstretcfg (RV64) or their high halves (RV32), else NULL. */
+static unsigned long long *locate_cfg(struct hart_model *m, unsigned int csr)
+{
+	switch (csr) {
+	case HPM_CSR_MCYCLECFG:
+	case HPM_CSR_MCYCLECFGH:
+		return &m->cfg[0];
+	case HPM_CSR_MINSTRETCFG:
+	case HPM_CSR_MINSTRETCFGH:
+		return &m->cfg[2];
+	}
+	return NULL;
+}
+
 static int model_read(void *ctx, unsigned int csr, hpm_ulong *val)
 {
 	struct hart_model *m = ctx;
@@ -185,6 +209,13 @@ static int model_read(void *ctx, unsigned int csr, hpm_ulong *val)
 		if (!m->p.has_mcountinhibit)
 			return TRAP;
 		*val = m->mcountinhibit;
+		return 0;
+	}
+	reg = locate_cfg(m, csr);
+	if (reg) {
+		if (!m->p.smcntrpmf)
+			return TRAP;
+		*val = (hpm_ulong)(*reg >> (HPM_XLEN == 32 ? 32 : 0));
 		return 0;
 	}
 	reg = locate(m, csr, &idx, &shift, &is_event, &user);
@@ -233,6 +264,15 @@ static int model_write(void *ctx, unsigned int csr, hpm_ulong val)
 			(unsigned int)val & hart_model_implemented(m) & ~0x2U;
 		return 0;
 	}
+	reg = locate_cfg(m, csr);
+	if (reg) {
+		if (!m->p.smcntrpmf)
+			return TRAP;
+		/* WARL: only the xINH bits are kept, the rest reads 0. */
+		*reg = ((unsigned long long)val << (HPM_XLEN == 32 ? 32 : 0)) &
+		       HART_MODEL_CFG_BITS;
+		return 0;
+	}
 	reg = locate(m, csr, &idx, &shift, &is_event, &user);
 	if (!reg || user)
 		return TRAP; /* user counters are read-only */
@@ -268,7 +308,8 @@ int hart_model_same(const struct hart_model *a, const struct hart_model *b)
 		    a->event[i] != b->event[i])
 			return 0;
 	}
-	return a->mcounteren == b->mcounteren &&
+	return a->cfg[0] == b->cfg[0] && a->cfg[2] == b->cfg[2] &&
+	       a->mcounteren == b->mcounteren &&
 	       a->scounteren == b->scounteren &&
 	       a->mcountinhibit == b->mcountinhibit;
 }

@@ -20,6 +20,7 @@ struct hart_model_params {
 	int sscofpmf;
 	int absent_reads_zero; /* absent counters read 0 instead of trapping */
 	int ticking; /* counters advance on every CSR access */
+	int smcntrpmf; /* mcyclecfg/minstretcfg (RV32: their high halves) */
 };
 
 struct hart_model {
@@ -27,6 +28,7 @@ struct hart_model {
 	unsigned long long counter[32]; /* index as in the ABI; [1] is time */
 	unsigned long long event[32]; /* mhpmevent (RV32: low | high << 32) */
 	unsigned int mcounteren, scounteren, mcountinhibit;
+	unsigned long long cfg[3]; /* [0] mcyclecfg, [2] minstretcfg */
 	unsigned int stray_csr; /* first CSR outside the table, or 0 */
 	unsigned long accesses; /* reads and writes, trapping or not */
 	unsigned long writes; /* write attempts, trapping or not */
@@ -42,6 +44,9 @@ unsigned int hart_model_implemented(const struct hart_model *m);
 
 /* 1 when the core accessed @csr since the last reset. */
 int hart_model_touched(const struct hart_model *m, unsigned int csr);
+
+/* Bits Smcntrpmf defines in mcyclecfg/minstretcfg: xINH, 62..58. */
+#define HART_MODEL_CFG_BITS	(0x1fULL << 58)
 
 /* 1 when the CSR-visible state of @a and @b is the same. */
 int hart_model_same(const struct hart_model *a, const struct hart_model *b);

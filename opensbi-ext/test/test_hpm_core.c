@@ -13,21 +13,28 @@
 
 /*
  * name, hpm_mask, hpm_width, has_mcountinhibit, has_time, sscofpmf,
- * absent_reads_zero, ticking
+ * absent_reads_zero, ticking, smcntrpmf
  */
 static const struct hart_model_params harts[] = {
-	{ "29 counters (QEMU virt)", 0xfffffff8, 64, 1, 1, 0, 0, 0 },
-	{ "14 counters 3..16 (CVA6)", 0x0001fff8, 64, 1, 1, 0, 0, 0 },
-	{ "2 counters of 40 bits (U74)", 0x00000018, 40, 1, 1, 0, 0, 0 },
-	{ "0 counters", 0, 64, 1, 1, 0, 0, 0 },
-	{ "2 counters, no mcountinhibit", 0x00000018, 48, 0, 1, 0, 0, 0 },
+	{ "29 counters (QEMU virt)", 0xfffffff8, 64, 1, 1, 0, 0, 0, 0 },
+	{ "14 counters 3..16 (CVA6)", 0x0001fff8, 64, 1, 1, 0, 0, 0, 0 },
+	{ "2 counters of 40 bits (U74)", 0x00000018, 40, 1, 1, 0, 0, 0, 0 },
+	{ "0 counters", 0, 64, 1, 1, 0, 0, 0, 0 },
+	{ "2 counters, no mcountinhibit", 0x00000018, 48, 0, 1, 0, 0, 0, 0 },
 	{ "4 counters, no time CSR, absent read 0", 0x00000078, 64, 1, 0, 0, 1,
-	  0 },
-	{ "16 counters, Sscofpmf", 0x0007fff8, 64, 1, 1, 1, 0, 0 },
+	  0, 0 },
+	{ "16 counters, Sscofpmf", 0x0007fff8, 64, 1, 1, 1, 0, 0, 0 },
 	{ "29 counters of 48 bits, Sscofpmf, absent read 0", 0xfffffff8, 48, 1,
-	  1, 1, 1, 0 },
-	{ "sparse counters 3,5,31 of 32 bits", 0x80000028, 32, 1, 1, 0, 0, 0 },
-	{ "minimal: no counters, time, mcountinhibit", 0, 64, 0, 0, 0, 0, 0 },
+	  1, 1, 1, 0, 0 },
+	{ "sparse counters 3,5,31 of 32 bits", 0x80000028, 32, 1, 1, 0, 0, 0,
+	  0 },
+	{ "minimal: no counters, time, mcountinhibit", 0, 64, 0, 0, 0, 0, 0,
+	  0 },
+	{ "16 counters, Smcntrpmf", 0x0007fff8, 64, 1, 1, 0, 0, 0, 1 },
+	{ "16 counters, Sscofpmf and Smcntrpmf (QEMU virt)", 0x0007fff8, 64, 1,
+	  1, 1, 0, 0, 1 },
+	{ "2 counters of 40 bits, Sscofpmf, Smcntrpmf, absent read 0",
+	  0x00000018, 40, 1, 1, 1, 1, 0, 1 },
 };
 
 static struct hart_model model;
@@ -111,11 +118,16 @@ static unsigned int next_random(void)
 
 static const hpm_ulong bad_indices[] = { 32, 33, 0x100, (hpm_ulong)-1 };
 
+static unsigned int features_of(const struct hart_model_params *p)
+{
+	return (p->sscofpmf ? HPM_HART_SSCOFPMF : 0) |
+	       (p->smcntrpmf ? HPM_HART_SMCNTRPMF : 0);
+}
+
 static void setup(const struct hart_model_params *p)
 {
 	hart_model_reset(&model, p);
-	hpm_hart_init(&hart, &hart_model_ops, &model,
-		      p->sscofpmf ? HPM_HART_SSCOFPMF : 0);
+	hpm_hart_init(&hart, &hart_model_ops, &model, features_of(p));
 }
 
 static int test_init(const struct hart_model_params *p)
@@ -135,6 +147,11 @@ static int test_init(const struct hart_model_params *p)
 		expect(model.event[i] & 0xffffffff, 0, "mhpmevent after init",
 		       i);
 	}
+	if (hart_model_touched(&model, HPM_CSR_MCYCLECFG) ||
+	    hart_model_touched(&model, HPM_CSR_MINSTRETCFG) ||
+	    hart_model_touched(&model, HPM_CSR_MCYCLECFGH) ||
+	    hart_model_touched(&model, HPM_CSR_MINSTRETCFGH))
+		fail("discovery touched mcyclecfg/minstretcfg");
 	if (p->has_mcountinhibit) {
 		expect(model.mcountinhibit & 0x7, 0,
 		       "cycle/instret inhibited after init", 0);
@@ -157,8 +174,7 @@ static int test_init_running(const struct hart_model_params *p)
 	for (i = 3; i < 32; i++)
 		model.event[i] = 2;
 	model.mcountinhibit = 0;
-	hpm_hart_init(&hart, &hart_model_ops, &model,
-		      p->sscofpmf ? HPM_HART_SSCOFPMF : 0);
+	hpm_hart_init(&hart, &hart_model_ops, &model, features_of(p));
 	expect(hart.implemented, hart_model_implemented(&model), "implemented",
 	       0);
 	for (i = 0; i < 32; i++) {
@@ -438,9 +454,243 @@ static int test_inhibit(const struct hart_model_params *p)
 	return end();
 }
 
+/* Give every implemented counter but time a distinct non-zero count. */
+static void fill_counters(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < 32; i++)
+		if (i != 1)
+			model.counter[i] = 0xa5a5a5a5a5a5ULL * (i + 1) &
+					   mask_of(i < 3 ? 64 : model.p.hpm_width);
+}
+
+/*
+ * COUNTER_START(mask, zero_mask) on the current model against the ABI:
+ * the implemented counters of zero_mask are 0 (both halves), every
+ * other counter and time keep their value, mcountinhibit loses the
+ * implemented bits of mask and nothing else, time's CSR is not touched.
+ */
+static void counter_start_ok(hpm_ulong mask, hpm_ulong zero_mask)
+{
+	unsigned int impl = hart_model_implemented(&model);
+	unsigned int writable = impl & ~0x2U;
+	struct hart_model before = model;
+	unsigned int i;
+
+	memset(model.touched, 0, sizeof(model.touched));
+	call(SBI_EXT_HPM_COUNTER_START, mask, zero_mask, 0);
+	for (i = 0; i < 32; i++) {
+		unsigned long long want = before.counter[i];
+
+		if (i != 1 && ((zero_mask & impl) >> i) & 1)
+			want = 0;
+		expect(model.counter[i], want, "counter after COUNTER_START",
+		       i);
+	}
+	expect(model.mcountinhibit,
+	       before.mcountinhibit & ~((unsigned int)mask & writable),
+	       "mcountinhibit after COUNTER_START", (unsigned int)mask);
+	for (i = 3; i < 32; i++)
+		expect(model.event[i], before.event[i],
+		       "mhpmevent after COUNTER_START", i);
+	if (hart_model_touched(&model, HPM_CSR_CYCLE + SBI_HPM_IDX_TIME) ||
+	    hart_model_touched(&model, HPM_CSR_CYCLEH + SBI_HPM_IDX_TIME))
+		fail("COUNTER_START touched time");
+}
+
+static int test_counter_start(const struct hart_model_params *p)
+{
+	unsigned int impl, hpm, i;
+
+	begin(p->name, "COUNTER_START");
+	setup(p);
+	impl = hart_model_implemented(&model);
+	hpm = p->hpm_mask & ~0x7U;
+	fill_counters();
+	if (!p->has_mcountinhibit) {
+		/* The function is absent: that comes before DENIED. */
+		call(SBI_EXT_HPM_COUNTER_START, 0x18, 0x18,
+		     SBI_HPM_ERR_NOT_SUPPORTED);
+		call(SBI_EXT_HPM_COUNTER_START, 0, 0x2,
+		     SBI_HPM_ERR_NOT_SUPPORTED);
+		call(SBI_EXT_HPM_COUNTER_START, 0, 0,
+		     SBI_HPM_ERR_NOT_SUPPORTED);
+		return end();
+	}
+	/* time in zero_mask: DENIED, whatever else the masks hold. */
+	call(SBI_EXT_HPM_COUNTER_START, 0, 0x2, SBI_HPM_ERR_DENIED);
+	call(SBI_EXT_HPM_COUNTER_START, 0xffffffff, 0xffffffff,
+	     SBI_HPM_ERR_DENIED);
+	call(SBI_EXT_HPM_COUNTER_START, hpm, hpm | 0x2, SBI_HPM_ERR_DENIED);
+	/* time in mask only: allowed, its bit is ignored. */
+	counter_start_ok(0x2, 0);
+
+	/* A group started from zero; one counter zeroed but left stopped. */
+	call(SBI_EXT_HPM_INHIBIT_SET, 0xfffffffd, 0, 0);
+	fill_counters();
+	if (hpm) {
+		unsigned int a = hpm & -hpm, b = (hpm & ~a) & -(hpm & ~a);
+
+		counter_start_ok(a, a | b);
+		expect(model.mcountinhibit & (a | b), b,
+		       "only the started counter runs", a);
+	}
+	/* cycle and instret may be zeroed; zeroing alone starts nothing. */
+	call(SBI_EXT_HPM_INHIBIT_SET, 0xfffffffd, 0, 0);
+	fill_counters();
+	counter_start_ok(0, 0x5);
+	expect(model.mcountinhibit, impl & ~0x2U, "zero_mask starts nothing",
+	       0);
+	counter_start_ok(0x5, 0);
+	/* Bits of absent counters (and above 31) are ignored. */
+	fill_counters();
+	counter_start_ok(~(hpm_ulong)0x2 & ~(hpm_ulong)impl,
+			 ~(hpm_ulong)0x2 & ~(hpm_ulong)impl);
+	counter_start_ok(~(hpm_ulong)0, ~(hpm_ulong)0x2);
+	expect(model.mcountinhibit, 0, "every counter started", 0);
+
+	for (i = 0; i < 200; i++) {
+		hpm_ulong mask = (hpm_ulong)next_random();
+		hpm_ulong zero = (hpm_ulong)next_random();
+
+		if (HPM_XLEN == 64) {
+			mask |= (hpm_ulong)((unsigned long long)next_random()
+					    << 32);
+			zero |= (hpm_ulong)((unsigned long long)next_random()
+					    << 32);
+		}
+		if (i % 3 == 0)
+			call(SBI_EXT_HPM_INHIBIT_SET, next_random() & ~0x2U,
+			     0, 0);
+		if (i % 5 == 0)
+			fill_counters();
+		if (zero & 0x2)
+			call(SBI_EXT_HPM_COUNTER_START, mask, zero,
+			     SBI_HPM_ERR_DENIED);
+		else
+			counter_start_ok(mask, zero);
+	}
+	return end();
+}
+
+/* Indices outside 3..31, INVALID_PARAM on every hart and XLEN. */
+static const hpm_ulong bad_event_indices[] = { 0, 1, 2, 32, 33, 0x100,
+					       (hpm_ulong)-1 };
+
+static int test_meventh(const struct hart_model_params *p)
+{
+	/* The register exists on RV32 harts with Sscofpmf only. */
+	int has = HPM_XLEN == 32 && p->sscofpmf;
+	unsigned int i, k;
+
+	begin(p->name, "GET_MEVENTH, SET_MEVENTH");
+	setup(p);
+	for (k = 0; k < sizeof(bad_event_indices) / sizeof(*bad_event_indices);
+	     k++) {
+		call(SBI_EXT_HPM_GET_MEVENTH, bad_event_indices[k], 0,
+		     SBI_HPM_ERR_INVALID_PARAM);
+		call(SBI_EXT_HPM_SET_MEVENTH, bad_event_indices[k], 0x30000000,
+		     SBI_HPM_ERR_INVALID_PARAM);
+	}
+	for (i = 3; i < 32; i++) {
+		/* SINH | UINH | OF, and whatever event bits 55:32 hold */
+		hpm_ulong high = (hpm_ulong)(0xb0000000U | i);
+		unsigned long long low;
+
+		if (!has || !((p->hpm_mask >> i) & 1)) {
+			call(SBI_EXT_HPM_GET_MEVENTH, i, 0,
+			     SBI_HPM_ERR_NOT_SUPPORTED);
+			call(SBI_EXT_HPM_SET_MEVENTH, i, high,
+			     SBI_HPM_ERR_NOT_SUPPORTED);
+			continue;
+		}
+		call(SBI_EXT_HPM_SET_MEVENT, i, 0x2, 0);
+		low = model.event[i] & 0xffffffff;
+		call(SBI_EXT_HPM_SET_MEVENTH, i, high, 0);
+		expect(model.event[i] >> 32, high | HPM_MHPMEVENTH_MINH,
+		       "mhpmeventh after SET_MEVENTH", i);
+		expect(model.event[i] & 0xffffffff, low,
+		       "SET_MEVENTH keeps the low half", i);
+		expect(call(SBI_EXT_HPM_GET_MEVENTH, i, 0, 0),
+		       model.event[i] >> 32, "GET_MEVENTH = hardware", i);
+		/* MINH stays even when the caller asks it off. */
+		call(SBI_EXT_HPM_SET_MEVENTH, i, 0, 0);
+		expect(call(SBI_EXT_HPM_GET_MEVENTH, i, 0, 0),
+		       HPM_MHPMEVENTH_MINH, "GET_MEVENTH after SET_MEVENTH 0",
+		       i);
+		call(SBI_EXT_HPM_SET_MEVENTH, i, 0xffffffff, 0);
+		expect(call(SBI_EXT_HPM_GET_MEVENTH, i, 0, 0), 0xffffffff,
+		       "GET_MEVENTH after SET_MEVENTH ~0", i);
+	}
+	if (!has && (hart_model_touched(&model, HPM_CSR_MHPMEVENT3H) ||
+		     hart_model_touched(&model, HPM_CSR_MHPMEVENT3H + 28)))
+		fail("mhpmeventh touched on a hart without it");
+	return end();
+}
+
+static int test_ctrcfg(const struct hart_model_params *p)
+{
+	static const hpm_ulong bad[] = { 1, 3, 31, 32, 0x100, (hpm_ulong)-1 };
+	/* MINH, SINH, UINH as the ABI places them for this XLEN */
+	const unsigned int sh = HPM_XLEN == 32 ? 32 : 0;
+	const hpm_ulong minh = (hpm_ulong)(1ULL << (62 - sh));
+	const hpm_ulong sinh = (hpm_ulong)(1ULL << (61 - sh));
+	const hpm_ulong uinh = (hpm_ulong)(1ULL << (60 - sh));
+	unsigned int i, k;
+
+	begin(p->name, "GET_CTRCFG, SET_CTRCFG");
+	setup(p);
+	for (k = 0; k < sizeof(bad) / sizeof(*bad); k++) {
+		call(SBI_EXT_HPM_GET_CTRCFG, bad[k], 0,
+		     SBI_HPM_ERR_INVALID_PARAM);
+		call(SBI_EXT_HPM_SET_CTRCFG, bad[k], sinh,
+		     SBI_HPM_ERR_INVALID_PARAM);
+	}
+	for (i = 0; i <= 2; i += 2) {
+		unsigned int other = 2 - i;
+		unsigned long long other_cfg;
+
+		if (!p->smcntrpmf) {
+			call(SBI_EXT_HPM_GET_CTRCFG, i, 0,
+			     SBI_HPM_ERR_NOT_SUPPORTED);
+			call(SBI_EXT_HPM_SET_CTRCFG, i, sinh,
+			     SBI_HPM_ERR_NOT_SUPPORTED);
+			continue;
+		}
+		expect(call(SBI_EXT_HPM_GET_CTRCFG, i, 0, 0),
+		       (hpm_ulong)(model.cfg[i] >> sh),
+		       "GET_CTRCFG reads what the hart holds", i);
+		other_cfg = model.cfg[other];
+		call(SBI_EXT_HPM_SET_CTRCFG, i, sinh | uinh, 0);
+		expect(model.cfg[i], (unsigned long long)(minh | sinh | uinh)
+		       << sh, "cfg after SET_CTRCFG(SINH|UINH)", i);
+		expect(model.cfg[other], other_cfg,
+		       "SET_CTRCFG leaves the other counter's cfg", i);
+		expect(call(SBI_EXT_HPM_GET_CTRCFG, i, 0, 0),
+		       minh | sinh | uinh, "GET_CTRCFG after SET_CTRCFG", i);
+		/* MINH stays even when the caller asks it off. */
+		call(SBI_EXT_HPM_SET_CTRCFG, i, 0, 0);
+		expect(call(SBI_EXT_HPM_GET_CTRCFG, i, 0, 0), minh,
+		       "GET_CTRCFG after SET_CTRCFG(0)", i);
+		/* bits the hart does not keep read back as it holds them */
+		call(SBI_EXT_HPM_SET_CTRCFG, i, (hpm_ulong)-1, 0);
+		expect(call(SBI_EXT_HPM_GET_CTRCFG, i, 0, 0),
+		       (hpm_ulong)(HART_MODEL_CFG_BITS >> sh),
+		       "GET_CTRCFG after SET_CTRCFG(~0)", i);
+	}
+	if (!p->smcntrpmf &&
+	    (hart_model_touched(&model, HPM_CSR_MCYCLECFG) ||
+	     hart_model_touched(&model, HPM_CSR_MINSTRETCFG) ||
+	     hart_model_touched(&model, HPM_CSR_MCYCLECFGH) ||
+	     hart_model_touched(&model, HPM_CSR_MINSTRETCFGH)))
+		fail("cfg registers touched on a hart without Smcntrpmf");
+	return end();
+}
+
 static int test_unknown(const struct hart_model_params *p)
 {
-	unsigned long fids[] = { SBI_EXT_HPM_FID_COUNT, 19, 100, 0x80000000UL,
+	unsigned long fids[] = { SBI_EXT_HPM_FID_COUNT, 23, 100, 0x80000000UL,
 				 ~0UL };
 	unsigned int i;
 
@@ -468,6 +718,9 @@ int main(void)
 		failed |= test_counters_high(p);
 		failed |= test_enables(p);
 		failed |= test_inhibit(p);
+		failed |= test_counter_start(p);
+		failed |= test_meventh(p);
+		failed |= test_ctrcfg(p);
 		failed |= test_unknown(p);
 	}
 	return failed;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run the HPM SBI conformance program on OpenSBI v1.9 with the HPM patch
 # (scripts/build-opensbi) for every machine profile, RV64 and RV32, one
-# and four harts, with and without -icount.  One line per run, "ok - ..."
+# and four harts, with and without -icount, and on virt with Sscofpmf
+# and/or Smcntrpmf turned on.  One line per run, "ok - ..."
 # or "not ok - ..." (the failing checks follow as "#" lines); besides the
 # program's own verdict (QEMU's exit status) each run must report the
 # profile's counters (GET_INFO) and ids (BASE get_m*id).
@@ -35,24 +36,39 @@ info_mask() {
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
-# run_one PROFILE XLEN SMP ICOUNT(0/1) SSCOFPMF(0/1): one line of verdict
+# run_one PROFILE XLEN SMP ICOUNT(0/1) [EXT...]: one line of verdict.
+# EXT: sscofpmf, smcntrpmf: QEMU CPU properties turned on for the run.
 run_one() {
-	local p=$1 x=$2 smp=$3 ic=$4 sscof=$5 name rc info ids marchid want_ids np nf
+	local p=$1 x=$2 smp=$3 ic=$4 name rc info ids marchid want_ids np nf
+	local cpu props="" e exts got_exts want_exts
+	shift 4
+	exts=("$@")
 	local args=(--profile "$p" --firmware hpm --smp "$smp" --timeout 60
 		    --kernel "$top/build/sbi-conformance/sbi-conformance-rv$x.bin")
 	[ "$x" = 32 ] && args+=(--rv32)
 	[ "$ic" = 1 ] && args+=(--icount)
 	name="$p rv$x smp$smp"
 	[ "$ic" = 1 ] && name+=" icount"
-	if [ "$sscof" = 1 ]; then
-		# QEMU takes the last -cpu: the profile's plus Sscofpmf
-		name+=" sscofpmf"
-		HPM_QEMU_EXTRA="-cpu $QEMU_CPU64,sscofpmf=true" \
+	for e in "${exts[@]}"; do
+		props+=",$e=true"
+		name+=" $e"
+	done
+	if [ -n "$props" ]; then
+		# QEMU takes the last -cpu: the profile's plus the extensions
+		cpu=$QEMU_CPU64
+		[ "$x" = 32 ] && cpu=$QEMU_CPU32
+		HPM_QEMU_EXTRA="-cpu $cpu$props" \
 			"$top/scripts/run-qemu" "${args[@]}" >"$out" 2>&1
 	else
 		"$top/scripts/run-qemu" "${args[@]}" >"$out" 2>&1
 	fi
 	rc=$?
+	# what the program found (scountovf, the device tree) must be what
+	# QEMU was asked for, or its extension checks would test the wrong case
+	got_exts=$(sed -n 's/^# extensions: sscofpmf \([01]\) smcntrpmf \([01]\) .*/\1 \2/p' "$out")
+	want_exts="0 0"
+	case " ${exts[*]} " in *" sscofpmf "*) want_exts="1 ${want_exts#* }" ;; esac
+	case " ${exts[*]} " in *" smcntrpmf "*) want_exts="${want_exts% *} 1" ;; esac
 	[ -n "$verbose" ] && sed "s/^/    /" "$out"
 	info=$(sed -n 's/^# GET_INFO \(0x[0-9a-f]*\):.*/\1/p' "$out")
 	ids=$(sed -n 's/.*mvendorid \(0x[0-9a-f]*\) marchid \(0x[0-9a-f]*\) mimpid \(0x[0-9a-f]*\).*/\1 \2 \3/p' "$out")
@@ -66,7 +82,8 @@ run_one() {
 	# program's own last line says that it ran to the end.
 	if [ "$rc" = 0 ] && [ "$nf" = 0 ] && [ "$np" -gt 0 ] &&
 	   grep -qx "# $np passed, 0 failed" "$out" &&
-	   [ "$info" = "$want_info" ] && [ "$ids" = "$want_ids" ]; then
+	   [ "$info" = "$want_info" ] && [ "$ids" = "$want_ids" ] &&
+	   [ "$got_exts" = "$want_exts" ]; then
 		echo "ok - $name: $np checks passed"
 		return
 	fi
@@ -74,6 +91,8 @@ run_one() {
 	echo "not ok - $name: exit $rc, $np passed, $nf failed"
 	[ "$info" = "$want_info" ] || echo "# GET_INFO '$info', profile wants $want_info"
 	[ "$ids" = "$want_ids" ] || echo "# ids '$ids', profile wants $want_ids"
+	[ "$got_exts" = "$want_exts" ] ||
+		echo "# sscofpmf/smcntrpmf found '$got_exts', QEMU was given '$want_exts'"
 	grep -q "^# [0-9]* passed, [0-9]* failed" "$out" ||
 		echo "# the program did not reach its summary line"
 	grep -E '^not ok - |unhandled trap|^run-qemu: ' "$out" | sed 's/^/# /'
@@ -89,13 +108,20 @@ for p in "${profiles[@]}"; do
 	for x in 64 32; do
 		for smp in 1 4; do
 			for ic in 0 1; do
-				run_one "$p" "$x" "$smp" "$ic" 0
+				run_one "$p" "$x" "$smp" "$ic"
 			done
 		done
 	done
-	# the profiles have no Sscofpmf: one run with it for the MINH rule
+	# The profiles have neither Sscofpmf nor Smcntrpmf: runs with them
+	# for MINH, GET/SET_MEVENTH (RV32) and GET/SET_CTRCFG, each alone and
+	# both, with -icount (exact counts) and one without.
 	if [ "$p" = virt ]; then
-		run_one "$p" 64 2 1 1
+		for x in 64 32; do
+			run_one "$p" "$x" 2 1 sscofpmf
+			run_one "$p" "$x" 2 1 smcntrpmf
+			run_one "$p" "$x" 2 1 sscofpmf smcntrpmf
+			run_one "$p" "$x" 1 0 sscofpmf smcntrpmf
+		done
 	fi
 done
 exit "$failed"
