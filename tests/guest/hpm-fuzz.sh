@@ -36,8 +36,10 @@ for profile in virt u74; do
 		diag "$sec"
 	fi
 	# The run means something only if it reached the driver both ways:
-	# events that count, masks it refuses, sampling it refuses.
-	if is_number "$opened" && [ "$opened" -ge 1000 ] && [ "$failed" -ge 1000 ] &&
+	# events that count, masks it refuses, sampling it refuses.  Random
+	# raw configs with bits 58-63 set and groups that cannot fit are
+	# refused too: on the U74's two counters about 7 % open.
+	if is_number "$opened" && [ "$opened" -ge 500 ] && [ "$failed" -ge 1000 ] &&
 		grep -q '^errno EINVAL ' <<<"$sec" && grep -q '^errno EOPNOTSUPP ' <<<"$sec"; then
 		ok "$profile: the fuzz opened events ($opened) and was refused ($failed: EINVAL, EOPNOTSUPP among them)"
 	else

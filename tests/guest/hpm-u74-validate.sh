@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# What the HPM driver accepts and how it places events, on the U74
+# profile (programmable counters 3 and 4), -icount:
+#  - raw configs with bits 63-58 set (SBI firmware-event encodings,
+#    Sscofpmf's OF and mode-inhibit bits) are refused at open with a
+#    dmesg line, and so are perf's firmware events (FW_*), which this PMU
+#    cannot count: none of them opens and silently counts nothing;
+#  - a group that cannot fit on the counters its masks allow (two events
+#    that both need counter 3; three events on two counters) is refused
+#    at open with a dmesg line: perf stat shows the member whose open
+#    failed as <not supported> (it had stayed <not counted> at open);
+#  - events that fit under their masks are all placed whatever the order
+#    they come in: {A: counters 3-4, B: counter 3 only} as a group, and
+#    as two separate events, count 100 % of the time (first-fit puts A on
+#    counter 3 and leaves B nothing).
+. "$(dirname "$0")/../lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+iterations=25000000	# 5 * 10^7 loop instructions
+a='cpu/event=0x2,counterid_mask=0x18/'
+b='cpu/event=0x1,counterid_mask=0x8/'
+b2='cpu/event=0x2,counterid_mask=0x8/'
+out="$tmp/out"
+if ! guest_run "$out" --profile u74 --firmware hpm --icount -- sh -c "
+	echo '== rawfw'; perf stat -x';' -o /tmp/s -e r8000000000000001 true; cat /tmp/s
+	echo '== rawinh'; perf stat -x';' -o /tmp/s -e r0400000000000002 true; cat /tmp/s
+	echo '== fwevent'; perf stat -x';' -o /tmp/s -e fw_misaligned_load true; cat /tmp/s
+	echo '== rawok'; perf stat -x';' -o /tmp/s -e r03ffffffffff0002 true; cat /tmp/s
+	echo '== rawdmesg'; dmesg | grep 'bits 63-58'
+	echo '== group'; perf stat -x';' -o /tmp/s -e '{$a,$b}' knownloop $iterations; cat /tmp/s
+	echo '== separate'; perf stat -x';' -o /tmp/s -e '$a' -e '$b' knownloop $iterations; cat /tmp/s
+	echo '== nofit'; perf stat -x';' -o /tmp/s -e '{$b2,$b}' true; cat /tmp/s
+	echo '== nofit3'; perf stat -x';' -o /tmp/s -e '{r2,r3,r10019}' true; cat /tmp/s
+	echo '== groupdmesg'; dmesg | grep 'cannot all have a counter'
+	echo '== end'
+	"; then
+	not_ok "u74 --icount: guest runs the validation checks"
+	diag "$(tail -n 30 "$out")"
+	exit 0
+fi
+
+# refused SECTION: perf stat reports the event as not supported (no count).
+refused() {
+	local sec
+	sec=$(section "$1" "$out")
+	grep -q '<not supported>' <<<"$sec" && ! grep -Eq '^[0-9]+;' <<<"$sec"
+}
+dm=$(section rawdmesg "$out")
+if refused rawfw && refused rawinh && grep -q 'raw event 0x8000000000000001' <<<"$dm" &&
+	grep -q 'raw event 0x400000000000002' <<<"$dm"; then
+	ok "raw configs with bit 63 (firmware event) or bit 58 (VUINH) set are refused at open, with a dmesg line"
+else
+	not_ok "raw configs with bit 63 (firmware event) or bit 58 (VUINH) set are refused at open, with a dmesg line"
+	diag "$(section rawfw "$out")" "$(section rawinh "$out")" "$dm"
+fi
+sec=$(section fwevent "$out")
+if ! grep -Eq '^[0-9]+;' <<<"$sec" && grep -qi 'fw_misaligned_load\|not supported\|event syntax' <<<"$sec$(grep -i -A2 fw_misaligned "$out")"; then
+	ok "perf's firmware event fw_misaligned_load does not open on the HPM PMU (no silent zero count)"
+else
+	not_ok "perf's firmware event fw_misaligned_load does not open on the HPM PMU (no silent zero count)"
+	diag "$sec"
+fi
+sec=$(section rawok "$out")
+if grep -Eq '^[0-9]+;' <<<"$sec"; then
+	ok "a raw config using bits 57-0 only still opens and counts"
+else
+	not_ok "a raw config using bits 57-0 only still opens and counts"
+	diag "$sec"
+fi
+
+for s in group separate; do
+	sec=$(section $s "$out")
+	expected=$(sed -n 's/.*loop_instructions=\([0-9]*\).*/\1/p' <<<"$sec")
+	ca=$(field 1 "$a" <<<"$sec") pa=$(field 5 "$a" <<<"$sec")
+	cb=$(field 1 "$b" <<<"$sec") pb=$(field 5 "$b" <<<"$sec")
+	if is_number "$ca" && is_number "$cb" && [ "$pa" = 100.00 ] && [ "$pb" = 100.00 ] &&
+		is_number "$expected" && within_pct "$ca" "$expected" 1; then
+		ok "$s: A (counters 3-4) then B (counter 3 only) both count 100 % of the time, A within 1 % of the loop's $expected ($ca)"
+	else
+		not_ok "$s: A (counters 3-4) then B (counter 3 only) both count 100 % of the time"
+		diag "$sec"
+	fi
+done
+
+gd=$(section groupdmesg "$out")
+for s in nofit nofit3; do
+	sec=$(section $s "$out")
+	if ! grep -Eq '^[0-9]+;' <<<"$sec" && grep -q '^<not supported>;' <<<"$sec"; then
+		ok "$s: a group that can never fit its counters fails at open (its last member refused)"
+	else
+		not_ok "$s: a group that can never fit its counters fails at open (its last member refused)"
+		diag "$sec"
+	fi
+done
+if [ "$(grep -c 'cannot all have a counter' <<<"$gd")" -ge 2 ]; then
+	ok "each refused group leaves a dmesg line"
+else
+	not_ok "each refused group leaves a dmesg line"
+	diag "$gd"
+fi

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# User-space counter access (scounteren) under stress, U74 profile, two
+# harts: a task counting two raw events is switched in and out on CPU 0
+# while a thread of it maps and unmaps the events' user pages from CPU 1
+# (guest/workloads/hpmrace).  Afterwards no event is left, so no task
+# may read any hpmcounter on either CPU: a read that does not trap means
+# a grant outlived its event (the driver's scheduling path and mmap path
+# once updated the same event flags word without a lock, and a lost
+# update left a counter readable to every task on that hart).
+. "$(dirname "$0")/../lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+out="$tmp/out"
+if ! guest_run "$out" --profile u74 --firmware hpm --smp 2 --timeout 300 -- sh -c "
+	echo '== race'; hpmrace 40
+	echo '== end'
+	"; then
+	not_ok "u74 --smp 2: guest runs the user-access stress"
+	diag "$(tail -n 30 "$out")"
+	exit 0
+fi
+sec=$(section race "$out")
+n=$(sed -n 's/^iterations=\([0-9]*\)$/\1/p' <<<"$sec")
+if is_number "$n" && [ "$n" -ge 500 ] &&
+	[ "$(grep -c '^cpu=[01] readable=none$' <<<"$sec")" = 2 ]; then
+	ok "after $n map/unmap rounds racing context switches, no hpmcounter is readable from user space on either CPU"
+else
+	not_ok "after map/unmap rounds racing context switches, no hpmcounter is readable from user space on either CPU"
+	diag "$sec"
+fi
