@@ -4,7 +4,8 @@
 # is printed, including the main-TLB rate and the instruction-buffer stall
 # share, and none is nan.  QEMU counts none of the U74's own event codes,
 # so most denominators are zero here: the d_ratio() form prints 0 where a
-# plain division printed nan.
+# plain division printed nan.  The workload runs long enough (4*10^8
+# instructions) for perf to rotate every group of the two counters in.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -17,7 +18,7 @@ for m in json.load(open(sys.argv[1])):
 PY
 )
 out="$tmp/out"
-if ! guest_run "$out" --profile u74 -- sh -c "perf stat -M rpistat knownloop 100000 2>&1"; then
+if ! guest_run "$out" --profile u74 -- sh -c "perf stat -M rpistat knownloop 200000000 2>&1"; then
 	not_ok "u74: perf stat -M rpistat runs"
 	diag "$(tail -n 30 "$out")"
 	exit 0
