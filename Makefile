@@ -1,6 +1,6 @@
 # riscv-hpm-perf: RISC-V hardware performance counters for Linux perf.
 #
-#   make run [PROFILE=virt|u74|cva6] [CMD='perf stat ...'] [FIRMWARE=...]
+#   make run [PROFILE=virt|u74|cva6|cva6-fixed] [CMD='perf stat ...'] [FIRMWARE=...]
 #   make test        every test; ends with "N passed, N failed"
 #   make build       kernel, perf, firmware, workloads, initramfs
 #   make deps        the Debian packages (needs root or sudo)

@@ -19,7 +19,7 @@ for f in sorted(glob.glob(os.path.join(d, '*.json'))):
 PY
 }
 
-for spec in virt:qemu/virt u74:sifive/u74 cva6:openhwgroup/cva6; do
+for spec in virt:qemu/virt u74:sifive/u74 cva6:openhwgroup/cva6 cva6-fixed:openhwgroup/cva6-fixed; do
 	prof=${spec%%:*} table=${spec#*:}
 	out="$tmp/$prof"
 	if ! guest_run "$out" --profile "$prof" -- sh -c "
@@ -41,7 +41,7 @@ for spec in virt:qemu/virt u74:sifive/u74 cva6:openhwgroup/cva6; do
 		diag "missing:" $missing
 	fi
 	# ... and none that only another core's table has.
-	others=$(for t in qemu/virt sifive/u74 openhwgroup/cva6; do
+	others=$(for t in qemu/virt sifive/u74 openhwgroup/cva6 openhwgroup/cva6-fixed; do
 		[ "$t" = "$table" ] || names "$t" EventName; done | sort -u)
 	foreign=$(comm -12 <(comm -23 <(echo "$others") <(echo "$want")) \
 		<(section events "$out" | sort -u))

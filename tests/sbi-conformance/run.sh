@@ -15,7 +15,7 @@ top=$(cd "$here/../.." && pwd)
 verbose=
 [ "${1:-}" = -v ] && { verbose=1; shift; }
 profiles=("$@")
-[ ${#profiles[@]} -gt 0 ] || profiles=(virt u74 cva6)
+[ ${#profiles[@]} -gt 0 ] || profiles=(virt u74 cva6 cva6-fixed)
 
 "$top/scripts/build-opensbi" || exit 1
 make -s -C "$here" || exit 1
