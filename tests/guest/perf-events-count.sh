@@ -58,27 +58,38 @@ elif ! guest_run "$out" --firmware opensbi --dtb "$tmp/virt.dtb" --profile virt 
 	for e in dtlb_store_miss r1001b; do
 		echo \"== mat-\$e\"; perf stat -x, -o /tmp/s -e \$e matmul naive 200 >/dev/null; cat /tmp/s
 	done
+	for e in inst_retired r2 cpu_cycles r1 dtlb_load_miss r10019 itlb_miss r10021 dtlb_store_miss r1001b; do
+		echo \"== attr-\$e\"; perf stat -vv -e \$e true 2>&1 | grep -m 2 -E '^  (type|config) '
+	done
 	echo '== metrics'; perf stat -M QEMU knownloop $n 2>&1
 	"; then
 	not_ok "virt: named QEMU events under perf stat"
 	diag "$(tail -n 30 "$out")"
 else
 	loop=$(section loop-inst_retired "$out" | sed -n 's/.*loop_instructions=\([0-9]*\).*/\1/p')
-	# Instructions and cycles are deterministic under icount; TLB misses
-	# much less: a few hundred ITLB and store misses, mostly around exec,
-	# that vary by about 10 % from run to run, and the chase's load misses
-	# by a few % (seen up to 4 %: page-fault and timer-tick placement).
-	# A wrong encoding would count another event altogether.
+	# Each name is its raw form: perf opens the same type and config.
+	# Counts: instructions and cycles are deterministic under icount, the
+	# chase's load misses vary by a few % (seen up to 4 %: page-fault and
+	# timer-tick placement).  ITLB and store misses are a few hundred,
+	# mostly around exec, and depend on what QEMU's own TLB still holds
+	# from before (perf's table parsing, which differs between a name and
+	# a raw code): seen from 10 % up to 60 % apart, so for those two only
+	# counting at all is asked, beside the identical config.
 	for pair in loop:inst_retired:r2:2 loop:cpu_cycles:r1:2 chase:dtlb_load_miss:r10019:10 \
-		chase:itlb_miss:r10021:25 mat:dtlb_store_miss:r1001b:25; do
+		chase:itlb_miss:r10021: mat:dtlb_store_miss:r1001b:; do
 		IFS=: read -r w named raw tol <<<"$pair"
 		a=$(section "$w-$named" "$out" | perf_count "$named")
 		b=$(section "$w-$raw" "$out" | perf_count "$raw")
-		if is_number "$a" && is_number "$b" && [ "$a" -gt 0 ] && within_pct "$a" "$b" "$tol"; then
-			ok "virt: $named counts ($a) and agrees with $raw ($b) within $tol %"
+		attr_named=$(section "attr-$named" "$out" | awk '{ print $1, $2 }')
+		attr_raw=$(section "attr-$raw" "$out" | awk '{ print $1, $2 }')
+		if [ -n "$attr_named" ] && [ "$attr_named" = "$attr_raw" ] &&
+			[ "$(wc -l <<<"$attr_named")" = 2 ] &&
+			is_number "$a" && is_number "$b" && [ "$a" -gt 0 ] && [ "$b" -gt 0 ] &&
+			{ [ -z "$tol" ] || within_pct "$a" "$b" "$tol"; }; then
+			ok "virt: $named opens as $raw ($(tail -n 1 <<<"$attr_named")) and counts ($a; $raw $b${tol:+, within $tol %})"
 		else
-			not_ok "virt: $named counts and agrees with $raw within $tol %"
-			diag "$named: '$a'  $raw: '$b'" "$(section "$w-$named" "$out")"
+			not_ok "virt: $named opens as $raw and counts${tol:+ within $tol % of it}"
+			diag "$named: '$a' [$attr_named]  $raw: '$b' [$attr_raw]" "$(section "$w-$named" "$out")"
 		fi
 	done
 	a=$(section loop-inst_retired "$out" | perf_count inst_retired)
