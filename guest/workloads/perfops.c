@@ -21,6 +21,12 @@
  *            opens raw event CONFIG (config2, e.g. a counter mask, as
  *            given) on this task and prints the hardware counter the PMU
  *            driver gave it, from the mmap page: "counter=N" (-1: none)
+ *        perfops rawread CONFIG [CONFIG2]
+ *            opens raw event CONFIG on this task as "where" does and at
+ *            once reads its counter directly (csrr of the counter the
+ *            mmap page names) and through the mmap page's protocol:
+ *            "counter=N raw=X mmap=Y" (X, Y: -1 when not readable); a
+ *            counter started for this event holds only its counts
  *        perfops useraccess
  *            user-space reads of a shared counter: opens and maps two
  *            cycles events on this task, unmaps and closes one, reads
@@ -387,11 +393,46 @@ static int where(const char *config, const char *config2)
 	return 0;
 }
 
+static int rawread(const char *config, const char *config2)
+{
+	struct perf_event_attr attr;
+	struct perf_event_mmap_page *pc;
+	uint64_t raw = (uint64_t)-1, val = (uint64_t)-1;
+	unsigned int index;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_RAW;
+	attr.config = strtoull(config, NULL, 0);
+	attr.config2 = config2 ? strtoull(config2, NULL, 0) : 0;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0) {
+		fprintf(stderr, "perfops: perf_event_open: %s\n", strerror(errno));
+		return 1;
+	}
+	pc = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED,
+		  fd, 0);
+	if (pc == MAP_FAILED) {
+		fprintf(stderr, "perfops: mmap: %s\n", strerror(errno));
+		return 1;
+	}
+	index = pc->index;
+	if (index && pc->cap_user_rdpmc) {
+		raw = read_counter_csr(index - 1);
+		mmap_read(pc, &val);
+	}
+	printf("counter=%d raw=%lld mmap=%lld\n", (int)index - 1,
+	       (long long)raw, (long long)val);
+	return 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: perfops ops [-e EVENT[,EVENT...]] [-g GROUP] [-n REPEAT] [-o OP]\n"
 			"       perfops time CMD [ARGS...]\n"
 			"       perfops where CONFIG [CONFIG2]\n"
+			"       perfops rawread CONFIG [CONFIG2]\n"
 			"       perfops useraccess\n");
 	exit(2);
 }
@@ -414,6 +455,11 @@ int main(int argc, char **argv)
 		if (argc < 3 || argc > 4)
 			usage();
 		return where(argv[2], argc == 4 ? argv[3] : NULL);
+	}
+	if (!strcmp(argv[1], "rawread")) {
+		if (argc < 3 || argc > 4)
+			usage();
+		return rawread(argv[2], argc == 4 ? argv[3] : NULL);
 	}
 	if (!strcmp(argv[1], "useraccess"))
 		return useraccess();

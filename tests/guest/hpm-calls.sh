@@ -5,7 +5,8 @@
 # and the difference between 500 repetitions of an operation and none,
 # divided by 500, is the calls one operation makes.
 #  - enable+disable of one programmable event (r10019): at most 2 (one
-#    INHIBIT_CLEAR, one INHIBIT_SET; the event stays programmed);
+#    COUNTER_START, which starts it from zero, one INHIBIT_SET; the event
+#    stays programmed);
 #  - enable+disable of a group of four (cycles, instructions and two
 #    programmable events) with PERF_IOC_FLAG_GROUP: at most 3, not
 #    several calls per event (the flag makes perf enable the events one
