@@ -27,6 +27,12 @@
  *            mmap page names) and through the mmap page's protocol:
  *            "counter=N raw=X mmap=Y" (X, Y: -1 when not readable); a
  *            counter started for this event holds only its counts
+ *        perfops cpuwide CONFIG
+ *            opens raw event CONFIG CPU-wide on CPU 0 (pid -1), pinned
+ *            there itself, maps it and reads it as a user-space reader
+ *            following the mmap page would: "counter=N user_rdpmc=R
+ *            read=ok|trapped|unavailable" (trapped: the page offered a
+ *            counter that user space may not read, SIGILL)
  *        perfops useraccess
  *            user-space reads of a shared counter: opens and maps two
  *            cycles events on this task, unmaps and closes one, reads
@@ -40,6 +46,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -427,12 +434,50 @@ static int rawread(const char *config, const char *config2)
 	return 0;
 }
 
+static int cpuwide(const char *config)
+{
+	struct perf_event_attr attr;
+	struct mmap_read_args a;
+	cpu_set_t cpu0;
+	int fd, ret = -1;
+
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0)) {
+		fprintf(stderr, "perfops: sched_setaffinity: %s\n", strerror(errno));
+		return 1;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_RAW;
+	attr.config = strtoull(config, NULL, 0);
+	fd = syscall(SYS_perf_event_open, &attr, -1, 0, -1, 0);
+	if (fd < 0) {
+		fprintf(stderr, "perfops: perf_event_open: %s\n", strerror(errno));
+		return 1;
+	}
+	a.pc = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED,
+		    fd, 0);
+	if (a.pc == MAP_FAILED) {
+		fprintf(stderr, "perfops: mmap: %s\n", strerror(errno));
+		return 1;
+	}
+	printf("counter=%d user_rdpmc=%d read=", (int)a.pc->index - 1,
+	       (int)a.pc->cap_user_rdpmc);
+	if (trapped(mmap_read_twice, &a, &ret))
+		printf("trapped\n");
+	else
+		printf("%s\n", ret ? "unavailable" : "ok");
+	return 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: perfops ops [-e EVENT[,EVENT...]] [-g GROUP] [-n REPEAT] [-o OP]\n"
 			"       perfops time CMD [ARGS...]\n"
 			"       perfops where CONFIG [CONFIG2]\n"
 			"       perfops rawread CONFIG [CONFIG2]\n"
+			"       perfops cpuwide CONFIG\n"
 			"       perfops useraccess\n");
 	exit(2);
 }
@@ -460,6 +505,11 @@ int main(int argc, char **argv)
 		if (argc < 3 || argc > 4)
 			usage();
 		return rawread(argv[2], argc == 4 ? argv[3] : NULL);
+	}
+	if (!strcmp(argv[1], "cpuwide")) {
+		if (argc != 3)
+			usage();
+		return cpuwide(argv[2]);
 	}
 	if (!strcmp(argv[1], "useraccess"))
 		return useraccess();

@@ -15,6 +15,7 @@
 #    them per kernel.perf_user_access, also a fixed counter that several
 #    events share, and nothing once no event is read;
 #  - event 0 and reserved config bits are refused;
+#  - a CPU-wide event's mmap page offers user space no counter;
 #  - with OpenSBI (no HPM extension) the SBI PMU driver serves perf, and
 #    honours counterid_mask.
 . "$(dirname "$0")/../lib.sh"
@@ -162,6 +163,23 @@ if section where "$out" | grep -Eq '^op=mmap-read events=1 instructions=[0-9.]+$
 	ok "user space reads its counter from the mmap page; not with perf_user_access = 0"
 else
 	not_ok "user space reads its counter from the mmap page; not with perf_user_access = 0"
+	diag "$(tail -n 20 "$out")"
+fi
+
+# A CPU-wide event never lets user space read its counter, so its mmap
+# page must not offer one: a reader following the page would take SIGILL
+# (the page used to offer the counter while scounteren kept it closed).
+out="$tmp/cpuwide"
+if guest_run "$out" --profile virt --firmware hpm -- sh -c "
+	echo '== cpuwide'; perfops cpuwide 0x2; perfops cpuwide 0x10019
+	echo '== task'; perfops where 0x2
+	echo '== end'
+	" && [ "$(section cpuwide "$out")" = "counter=-1 user_rdpmc=0 read=unavailable
+counter=-1 user_rdpmc=0 read=unavailable" ] &&
+	section task "$out" | grep -Eq '^counter=[0-9]+ user_rdpmc=1$'; then
+	ok "a CPU-wide event's mmap page offers no counter (no SIGILL), a task's event still does"
+else
+	not_ok "a CPU-wide event's mmap page offers no counter (no SIGILL), a task's event still does"
 	diag "$(tail -n 20 "$out")"
 fi
 
