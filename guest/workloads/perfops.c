@@ -370,11 +370,17 @@ static int time_cmd(char **argv)
 	return 0;
 }
 
-static int where(const char *config, const char *config2)
+/*
+ * Open raw event CONFIG (CONFIG2 as given, may be NULL) for PID on CPU,
+ * as perf_event_open takes them, and map its first page: NULL (with a
+ * message) if either fails.
+ */
+static struct perf_event_mmap_page *open_mapped(const char *config,
+						const char *config2,
+						pid_t pid, int cpu)
 {
 	struct perf_event_attr attr;
-	struct perf_event_mmap_page *pc;
-	unsigned int index;
+	void *pc;
 	int fd;
 
 	memset(&attr, 0, sizeof(attr));
@@ -382,48 +388,40 @@ static int where(const char *config, const char *config2)
 	attr.type = PERF_TYPE_RAW;
 	attr.config = strtoull(config, NULL, 0);
 	attr.config2 = config2 ? strtoull(config2, NULL, 0) : 0;
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	fd = syscall(SYS_perf_event_open, &attr, pid, cpu, -1, 0);
 	if (fd < 0) {
 		fprintf(stderr, "perfops: perf_event_open: %s\n", strerror(errno));
-		return 1;
+		return NULL;
 	}
 	pc = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED,
 		  fd, 0);
 	if (pc == MAP_FAILED) {
 		fprintf(stderr, "perfops: mmap: %s\n", strerror(errno));
-		return 1;
+		return NULL;
 	}
+	return pc;
+}
+
+static int where(const char *config, const char *config2)
+{
+	struct perf_event_mmap_page *pc = open_mapped(config, config2, 0, -1);
+
+	if (!pc)
+		return 1;
 	/* index is the counter + 1 while the event is on the hardware. */
-	index = pc->index;
-	printf("counter=%d user_rdpmc=%d\n", (int)index - 1,
+	printf("counter=%d user_rdpmc=%d\n", (int)pc->index - 1,
 	       (int)pc->cap_user_rdpmc);
 	return 0;
 }
 
 static int rawread(const char *config, const char *config2)
 {
-	struct perf_event_attr attr;
-	struct perf_event_mmap_page *pc;
+	struct perf_event_mmap_page *pc = open_mapped(config, config2, 0, -1);
 	uint64_t raw = (uint64_t)-1, val = (uint64_t)-1;
 	unsigned int index;
-	int fd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_RAW;
-	attr.config = strtoull(config, NULL, 0);
-	attr.config2 = config2 ? strtoull(config2, NULL, 0) : 0;
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-	if (fd < 0) {
-		fprintf(stderr, "perfops: perf_event_open: %s\n", strerror(errno));
+	if (!pc)
 		return 1;
-	}
-	pc = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED,
-		  fd, 0);
-	if (pc == MAP_FAILED) {
-		fprintf(stderr, "perfops: mmap: %s\n", strerror(errno));
-		return 1;
-	}
 	index = pc->index;
 	if (index && pc->cap_user_rdpmc) {
 		raw = read_counter_csr(index - 1);
@@ -436,10 +434,9 @@ static int rawread(const char *config, const char *config2)
 
 static int cpuwide(const char *config)
 {
-	struct perf_event_attr attr;
 	struct mmap_read_args a;
 	cpu_set_t cpu0;
-	int fd, ret = -1;
+	int ret = -1;
 
 	CPU_ZERO(&cpu0);
 	CPU_SET(0, &cpu0);
@@ -447,21 +444,9 @@ static int cpuwide(const char *config)
 		fprintf(stderr, "perfops: sched_setaffinity: %s\n", strerror(errno));
 		return 1;
 	}
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_RAW;
-	attr.config = strtoull(config, NULL, 0);
-	fd = syscall(SYS_perf_event_open, &attr, -1, 0, -1, 0);
-	if (fd < 0) {
-		fprintf(stderr, "perfops: perf_event_open: %s\n", strerror(errno));
+	a.pc = open_mapped(config, NULL, -1, 0);
+	if (!a.pc)
 		return 1;
-	}
-	a.pc = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED,
-		    fd, 0);
-	if (a.pc == MAP_FAILED) {
-		fprintf(stderr, "perfops: mmap: %s\n", strerror(errno));
-		return 1;
-	}
 	printf("counter=%d user_rdpmc=%d read=", (int)a.pc->index - 1,
 	       (int)a.pc->cap_user_rdpmc);
 	if (trapped(mmap_read_twice, &a, &ret))
