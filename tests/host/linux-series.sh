@@ -38,9 +38,34 @@ done
 # unknown (it warns whenever git cannot find one): that check alone is
 # left out (the ids are checked against upstream by whoever writes the
 # tag); the SPDX check needs the tree's git directory and keeps it.
-printf '%s\n' "${patches[@]}" | (cd "$src" && xargs -P "$(nproc)" -I{} sh -c '
+# A verdict is kept in the cache under the patch's contents and those of
+# checkpatch and its data files, so an unchanged patch is not checked
+# again (checkpatch takes a quarter of a minute per large patch); any
+# change to either checks it anew.
+checker=$(cd "$src" && cat scripts/checkpatch.pl scripts/spelling.txt \
+	scripts/const_structs.checkpatch 2>/dev/null | sha256sum | cut -c1-16)
+verdicts="$root/checkpatch-verdicts"
+mkdir -p "$verdicts"
+todo=()
+for p in "${patches[@]}"; do
+	key=$( { echo "$checker"; cat "$p"; } | sha256sum | cut -c1-32)
+	if [ -f "$verdicts/$key.rc" ]; then
+		cp "$verdicts/$key" "$tmp/cp.${p##*/}" &&
+			cp "$verdicts/$key.rc" "$tmp/cp.${p##*/}.rc"
+	else
+		todo+=("$p")
+	fi
+done
+[ ${#todo[@]} = 0 ] ||
+	printf '%s\n' "${todo[@]}" | (cd "$src" && xargs -P "$(nproc)" -I{} sh -c '
 	out=$2/cp.$(basename "$1")
 	perl scripts/checkpatch.pl --strict --ignore UNKNOWN_COMMIT_ID -q "$1" >"$out" 2>&1; echo $? >"$out.rc"' _ {} "$tmp")
+for p in "${todo[@]}"; do
+	key=$( { echo "$checker"; cat "$p"; } | sha256sum | cut -c1-32)
+	[ -f "$tmp/cp.${p##*/}.rc" ] && ! grep -q 'Traceback\|No module' "$tmp/cp.${p##*/}" &&
+		cp "$tmp/cp.${p##*/}" "$verdicts/$key" &&
+		cp "$tmp/cp.${p##*/}.rc" "$verdicts/$key.rc"
+done
 for p in "${patches[@]}"; do
 	cp="$tmp/cp.${p##*/}"
 	if [ "$(cat "$cp.rc" 2>/dev/null)" = 0 ] && ! grep -q 'Traceback\|No module' "$cp"; then
@@ -92,7 +117,7 @@ w32="$root/w1-rv32"
 mkdir -p "$w32"
 # SUSPEND brings CPU_PM, which the guest kernel lacks: its code too.
 printf 'CONFIG_%s=y\n' ARCH_RV32I 32BIT SMP NONPORTABLE PERF_EVENTS DEBUG_FS \
-	SUSPEND RISCV_PMU RISCV_PMU_SBI RISCV_PMU_HPM >"$w32/fragment"
+	SUSPEND RISCV_PMU RISCV_PMU_LEGACY RISCV_PMU_SBI RISCV_PMU_HPM >"$w32/fragment"
 for o in "${objs[@]}"; do rm -f "$w32/$o"; done
 if kmake "$src" "$w32" -s KCONFIG_ALLCONFIG="$w32/fragment" allnoconfig >"$tmp/w32" 2>&1 &&
 	grep -q '^CONFIG_32BIT=y' "$w32/.config" && grep -q '^CONFIG_RISCV_PMU_HPM=y' "$w32/.config" &&
