@@ -33,6 +33,17 @@
  *            following the mmap page would: "counter=N user_rdpmc=R
  *            read=ok|trapped|unavailable" (trapped: the page offered a
  *            counter that user space may not read, SIGILL)
+ *        perfops track CONFIG CONFIG2 SAMPLES WORK
+ *            opens raw event CONFIG (CONFIG2 as given, e.g. "0" or a
+ *            counter mask) on this task and maps it; prints
+ *            "counter=N pmc_width=W", then SAMPLES lines, each after WORK
+ *            iterations of a busy loop: "read=K1 mmap=M read=K2", the
+ *            count read(2) gives before and after a read through the
+ *            mmap page's protocol (M: -1 when not readable there).  A
+ *            reader that gets the kernel's count has K1 <= M <= K2.  The
+ *            lines are printed at the end: output could block the task,
+ *            and each time it is scheduled in again its counter restarts
+ *            from zero, which would hide what a long run does.
  *        perfops useraccess
  *            user-space reads of a shared counter: opens and maps two
  *            cycles events on this task, unmaps and closes one, reads
@@ -378,11 +389,11 @@ static int time_cmd(char **argv)
 /*
  * Open raw event CONFIG (CONFIG2 as given, may be NULL) for PID on CPU,
  * as perf_event_open takes them, and map its first page: NULL (with a
- * message) if either fails.
+ * message) if either fails.  The descriptor goes to *fdp unless NULL.
  */
 static struct perf_event_mmap_page *open_mapped(const char *config,
 						const char *config2,
-						pid_t pid, int cpu)
+						pid_t pid, int cpu, int *fdp)
 {
 	struct perf_event_attr attr;
 	void *pc;
@@ -404,12 +415,14 @@ static struct perf_event_mmap_page *open_mapped(const char *config,
 		fprintf(stderr, "perfops: mmap: %s\n", strerror(errno));
 		return NULL;
 	}
+	if (fdp)
+		*fdp = fd;
 	return pc;
 }
 
 static int where(const char *config, const char *config2)
 {
-	struct perf_event_mmap_page *pc = open_mapped(config, config2, 0, -1);
+	struct perf_event_mmap_page *pc = open_mapped(config, config2, 0, -1, NULL);
 
 	if (!pc)
 		return 1;
@@ -421,7 +434,7 @@ static int where(const char *config, const char *config2)
 
 static int rawread(const char *config, const char *config2)
 {
-	struct perf_event_mmap_page *pc = open_mapped(config, config2, 0, -1);
+	struct perf_event_mmap_page *pc = open_mapped(config, config2, 0, -1, NULL);
 	uint64_t raw = (uint64_t)-1, val = (uint64_t)-1;
 	unsigned int index;
 
@@ -437,6 +450,41 @@ static int rawread(const char *config, const char *config2)
 	return 0;
 }
 
+static int track(const char *config, const char *config2, long samples,
+		 long work)
+{
+	struct perf_event_mmap_page *pc;
+	uint64_t (*s)[3];
+	volatile long spin;
+	long i;
+	int fd;
+
+	s = calloc((size_t)samples, sizeof(*s));
+	if (!s)
+		return 1;
+	pc = open_mapped(config, config2, 0, -1, &fd);
+	if (!pc)
+		return 1;
+	for (i = 0; i < samples; i++) {
+		for (spin = 0; spin < work; spin++)
+			;
+		if (read(fd, &s[i][0], sizeof(s[i][0])) != sizeof(s[i][0]))
+			return 1;
+		if (mmap_read(pc, &s[i][1]))
+			s[i][1] = (uint64_t)-1;
+		if (read(fd, &s[i][2], sizeof(s[i][2])) != sizeof(s[i][2]))
+			return 1;
+	}
+	printf("counter=%d pmc_width=%d\n", (int)pc->index - 1,
+	       (int)pc->pmc_width);
+	for (i = 0; i < samples; i++)
+		printf("read=%llu mmap=%lld read=%llu\n",
+		       (unsigned long long)s[i][0], (long long)s[i][1],
+		       (unsigned long long)s[i][2]);
+	free(s);
+	return 0;
+}
+
 static int cpuwide(const char *config)
 {
 	struct mmap_read_args a;
@@ -449,7 +497,7 @@ static int cpuwide(const char *config)
 		fprintf(stderr, "perfops: sched_setaffinity: %s\n", strerror(errno));
 		return 1;
 	}
-	a.pc = open_mapped(config, NULL, -1, 0);
+	a.pc = open_mapped(config, NULL, -1, 0, NULL);
 	if (!a.pc)
 		return 1;
 	printf("counter=%d user_rdpmc=%d read=", (int)a.pc->index - 1,
@@ -468,6 +516,7 @@ static void usage(void)
 			"       perfops where CONFIG [CONFIG2]\n"
 			"       perfops rawread CONFIG [CONFIG2]\n"
 			"       perfops cpuwide CONFIG\n"
+			"       perfops track CONFIG CONFIG2 SAMPLES WORK\n"
 			"       perfops useraccess\n");
 	exit(2);
 }
@@ -500,6 +549,11 @@ int main(int argc, char **argv)
 		if (argc != 3)
 			usage();
 		return cpuwide(argv[2]);
+	}
+	if (!strcmp(argv[1], "track")) {
+		if (argc != 6 || atol(argv[4]) < 1 || atol(argv[5]) < 0)
+			usage();
+		return track(argv[2], argv[3], atol(argv[4]), atol(argv[5]));
 	}
 	if (!strcmp(argv[1], "useraccess"))
 		return useraccess();
