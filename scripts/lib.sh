@@ -45,3 +45,12 @@ kmake() {
 		KBUILD_BUILD_TIMESTAMP="2024-01-01" KBUILD_BUILD_USER=hpm \
 		KBUILD_BUILD_HOST=hpm "$@"
 }
+
+# tree_state SRC: what a build from the git tree SRC depends on in it, as
+# a hash: its commit and its tracked files' changes (a hand edit counts).
+# A build whose stamp holds the same value (and the same settings) has
+# nothing to do, which spares make's walk of the whole tree.
+tree_state() {
+	{ git -C "$1" rev-parse HEAD; git -C "$1" status --porcelain -uno; } |
+		sha256sum | cut -c1-16
+}

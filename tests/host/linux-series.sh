@@ -98,14 +98,33 @@ if ! cp "$root/build/.config" "$w1/.config" 2>/dev/null; then
 	not_ok "W=1 builds: the guest kernel's configuration exists (make build)"
 	exit 0
 fi
-# Built anew each time, so that their warnings are printed again (ccache
-# replays a cached compiler's output).
-for o in "${objs[@]}"; do rm -f "$w1/$o"; done
-for d in "${dtbs[@]}"; do rm -f "$w1/arch/riscv/boot/dts/$d"; done
-if [ ${#objs[@]} -gt 0 ] && [ ${#dtbs[@]} -gt 0 ] &&
-	kmake "$src" "$w1" -s olddefconfig >"$tmp/w1" 2>&1 &&
-	kmake "$src" "$w1" -s -j"$(nproc)" W=1 "${objs[@]}" "${dtbs[@]}" >>"$tmp/w1" 2>&1 &&
-	! grep -qi 'warning' "$tmp/w1"; then
+# A build's output and status are kept in the cache under what they
+# depend on: the tree (the series), the configuration, the compiler and
+# the targets.  The same inputs give the same warnings, so an unchanged
+# series is not compiled again; any change builds anew, and then the
+# objects are removed first so that their warnings are printed again
+# (ccache replays a cached compiler's output).
+verdicts="$root/w1-verdicts"
+mkdir -p "$verdicts"
+inputs="$(tree_state "$src") $("${CROSS_COMPILE}gcc" --version | head -n 1)"
+fu740_dtb=arch/riscv/boot/dts/sifive/hifive-unmatched-a00.dtb
+w1_key=$( { echo "$inputs ${objs[*]} ${dtbs[*]}"; cat "$w1/.config"; } |
+	sha256sum | cut -c1-32)
+if [ -f "$verdicts/$w1_key.rc" ] && [ -f "$verdicts/$w1_key.dtb" ]; then
+	cp "$verdicts/$w1_key" "$tmp/w1"
+else
+	for o in "${objs[@]}"; do rm -f "$w1/$o"; done
+	for d in "${dtbs[@]}"; do rm -f "$w1/arch/riscv/boot/dts/$d"; done
+	rc=1
+	[ ${#objs[@]} -gt 0 ] && [ ${#dtbs[@]} -gt 0 ] &&
+		kmake "$src" "$w1" -s olddefconfig >"$tmp/w1" 2>&1 &&
+		kmake "$src" "$w1" -s -j"$(nproc)" W=1 "${objs[@]}" "${dtbs[@]}" >>"$tmp/w1" 2>&1 &&
+		rc=0
+	cp "$tmp/w1" "$verdicts/$w1_key"
+	cp "$w1/$fu740_dtb" "$verdicts/$w1_key.dtb" 2>/dev/null || :
+	echo $rc >"$verdicts/$w1_key.rc"
+fi
+if [ "$(cat "$verdicts/$w1_key.rc")" = 0 ] && ! grep -qi 'warning' "$tmp/w1"; then
 	ok "W=1 build without a warning: ${objs[*]} ${dtbs[*]}"
 else
 	not_ok "W=1 build without a warning: ${objs[*]} ${dtbs[*]}"
@@ -118,12 +137,22 @@ mkdir -p "$w32"
 # SUSPEND brings CPU_PM, which the guest kernel lacks: its code too.
 printf 'CONFIG_%s=y\n' ARCH_RV32I 32BIT SMP NONPORTABLE PERF_EVENTS DEBUG_FS \
 	SUSPEND RISCV_PMU RISCV_PMU_LEGACY RISCV_PMU_SBI RISCV_PMU_HPM >"$w32/fragment"
-for o in "${objs[@]}"; do rm -f "$w32/$o"; done
-if kmake "$src" "$w32" -s KCONFIG_ALLCONFIG="$w32/fragment" allnoconfig >"$tmp/w32" 2>&1 &&
-	grep -q '^CONFIG_32BIT=y' "$w32/.config" && grep -q '^CONFIG_RISCV_PMU_HPM=y' "$w32/.config" &&
-	grep -q '^CONFIG_CPU_PM=y' "$w32/.config" &&
-	kmake "$src" "$w32" -s -j"$(nproc)" W=1 "${objs[@]}" >>"$tmp/w32" 2>&1 &&
-	! grep -qi 'warning' "$tmp/w32"; then
+w32_key=$( { echo "$inputs rv32 ${objs[*]}"; cat "$w32/fragment"; } |
+	sha256sum | cut -c1-32)
+if [ -f "$verdicts/$w32_key.rc" ]; then
+	cp "$verdicts/$w32_key" "$tmp/w32"
+else
+	for o in "${objs[@]}"; do rm -f "$w32/$o"; done
+	rc=1
+	kmake "$src" "$w32" -s KCONFIG_ALLCONFIG="$w32/fragment" allnoconfig >"$tmp/w32" 2>&1 &&
+		grep -q '^CONFIG_32BIT=y' "$w32/.config" && grep -q '^CONFIG_RISCV_PMU_HPM=y' "$w32/.config" &&
+		grep -q '^CONFIG_CPU_PM=y' "$w32/.config" &&
+		kmake "$src" "$w32" -s -j"$(nproc)" W=1 "${objs[@]}" >>"$tmp/w32" 2>&1 &&
+		rc=0
+	cp "$tmp/w32" "$verdicts/$w32_key"
+	echo $rc >"$verdicts/$w32_key.rc"
+fi
+if [ "$(cat "$verdicts/$w32_key.rc")" = 0 ] && ! grep -qi 'warning' "$tmp/w32"; then
 	ok "W=1 build for RV32 without a warning: ${objs[*]}"
 else
 	not_ok "W=1 build for RV32 without a warning: ${objs[*]}"
@@ -165,7 +194,7 @@ fi
 # count and an unknown property), to show the check sees the binding.
 dt-extract-example "$src/$binding" >"$tmp/ex.dts" &&
 	dtc -q -I dts -O dtb -o "$tmp/ex.dtb" "$tmp/ex.dts" 2>"$tmp/dtc"
-fu740="$w1/arch/riscv/boot/dts/sifive/hifive-unmatched-a00.dtb"
+fu740="$verdicts/$w1_key.dtb"
 node=$(fdtget -l "$fu740" / 2>/dev/null | grep -m1 '^hpm-pmu')
 {
 	printf '/dts-v1/;\n/ {\n\tcompatible = "foo";\n\tmodel = "foo";\n'
