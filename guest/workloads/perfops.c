@@ -44,6 +44,12 @@
  *            lines are printed at the end: output could block the task,
  *            and each time it is scheduled in again its counter restarts
  *            from zero, which would hide what a long run does.
+ *        perfops inherit CONFIG CONFIG2 COUNTER ROUNDS
+ *            opens raw event CONFIG as an inherited event on this task
+ *            and CPU 0 and maps it ("counter=N user_rdpmc=R"), then forks ROUNDS
+ *            children one after the other, waiting for each; each child
+ *            reads hpmcounter COUNTER directly: "child read=trapped" or
+ *            "child read=ok"
  *        perfops useraccess
  *            user-space reads of a shared counter: opens and maps two
  *            cycles events on this task, unmaps and closes one, reads
@@ -391,6 +397,8 @@ static int time_cmd(char **argv)
  * as perf_event_open takes them, and map its first page: NULL (with a
  * message) if either fails.  The descriptor goes to *fdp unless NULL.
  */
+static int open_inherit;	/* open_mapped(): the event is inherited */
+
 static struct perf_event_mmap_page *open_mapped(const char *config,
 						const char *config2,
 						pid_t pid, int cpu, int *fdp)
@@ -404,6 +412,7 @@ static struct perf_event_mmap_page *open_mapped(const char *config,
 	attr.type = PERF_TYPE_RAW;
 	attr.config = strtoull(config, NULL, 0);
 	attr.config2 = config2 ? strtoull(config2, NULL, 0) : 0;
+	attr.inherit = open_inherit;
 	fd = syscall(SYS_perf_event_open, &attr, pid, cpu, -1, 0);
 	if (fd < 0) {
 		fprintf(stderr, "perfops: perf_event_open: %s\n", strerror(errno));
@@ -509,6 +518,52 @@ static int cpuwide(const char *config)
 	return 0;
 }
 
+static int read_csr_of(void *p)
+{
+	volatile uint64_t v = read_counter_csr(*(unsigned int *)p);
+
+	(void)v;
+	return 0;
+}
+
+/*
+ * An inherited event on this task, mapped: its page, then, in ROUNDS
+ * children started one after the other while this task waits for each
+ * (a context switch from parent to child, where perf may swap the two
+ * tasks' cloned contexts instead of removing the events), whether a
+ * child's direct read of counter CTR traps.
+ */
+static int inherit(const char *config, const char *config2, unsigned int ctr,
+		   int rounds)
+{
+	struct perf_event_mmap_page *pc;
+	int i, status;
+
+	/* perf maps an inherited task event only when it names a CPU. */
+	open_inherit = 1;
+	pc = open_mapped(config, config2, 0, 0, NULL);
+	if (!pc)
+		return 1;
+	printf("counter=%d user_rdpmc=%d\n", (int)pc->index - 1,
+	       (int)pc->cap_user_rdpmc);
+	fflush(stdout);
+	for (i = 0; i < rounds; i++) {
+		pid_t child = fork();
+
+		if (child < 0)
+			return 1;
+		if (!child) {
+			int ret;
+
+			printf("child read=%s\n",
+			       trapped(read_csr_of, &ctr, &ret) ? "trapped" : "ok");
+			exit(0);
+		}
+		waitpid(child, &status, 0);
+	}
+	return 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: perfops ops [-e EVENT[,EVENT...]] [-g GROUP] [-n REPEAT] [-o OP]\n"
@@ -517,6 +572,7 @@ static void usage(void)
 			"       perfops rawread CONFIG [CONFIG2]\n"
 			"       perfops cpuwide CONFIG\n"
 			"       perfops track CONFIG CONFIG2 SAMPLES WORK\n"
+			"       perfops inherit CONFIG CONFIG2 COUNTER ROUNDS\n"
 			"       perfops useraccess\n");
 	exit(2);
 }
@@ -554,6 +610,11 @@ int main(int argc, char **argv)
 		if (argc != 6 || atol(argv[4]) < 1 || atol(argv[5]) < 0)
 			usage();
 		return track(argv[2], argv[3], atol(argv[4]), atol(argv[5]));
+	}
+	if (!strcmp(argv[1], "inherit")) {
+		if (argc != 6)
+			usage();
+		return inherit(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
 	}
 	if (!strcmp(argv[1], "useraccess"))
 		return useraccess();

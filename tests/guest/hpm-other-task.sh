@@ -43,3 +43,22 @@ while read -r line; do
 		test "$mm" -ge 0 -a "$mm" -lt $limit
 done < <(grep '^counter=' "$out")
 check "two B tasks ran" test "$n" = 2
+
+# An inherited event's counter is not left readable to another task.
+# perf may swap the cloned contexts of parent and child at a context
+# switch between them instead of removing their events, so a counter the
+# parent's mapped event made readable would stay readable to the child,
+# which would then read the parent's counts: an inherited event gets no
+# user access (its page offers no counter) and each child's direct read
+# of counter 3 traps.
+out="$tmp/inherit"
+if guest_run "$out" --profile u74 --firmware hpm -- perfops inherit 0x2 0x8 3 4; then
+	page=$(grep -m1 '^counter=' "$out")
+	check "an inherited event's mmap page offers no counter ($page)" \
+		grep -q '^counter=[-0-9]* user_rdpmc=0$' "$out"
+	check "each of 4 children's direct read of counter 3 traps ($(grep -c '^child read=ok' "$out") did not)" \
+		test "$(grep -c '^child read=trapped$' "$out")" = 4
+else
+	not_ok "u74: a parent with an inherited mapped event forks children"
+	diag "$(tail -n 20 "$out")"
+fi
