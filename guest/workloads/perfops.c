@@ -57,6 +57,10 @@
  *            count grows, "trapped" on SIGILL, "unavailable"), closes
  *            it and tries rdcycle ("rdcycle_after_close=trapped" or
  *            "allowed")
+ *        perfops rdcounters
+ *            reads cycle and instret directly (csrr) with no perf event
+ *            open, as any program may try: "rdcycle=ok|trapped
+ *            rdinstret=ok|trapped" (what scounteren allows now)
  *
  * EVENT: instructions (default), cycles, or rHEX (a raw event).
  */
@@ -258,6 +262,22 @@ static int read_cycle(void *p)
 {
 	(void)p;
 	return (int)(read_counter_csr(0) & 1);
+}
+
+static int read_instret(void *p)
+{
+	(void)p;
+	return (int)(read_counter_csr(2) & 1);
+}
+
+static int rdcounters(void)
+{
+	int ret;
+
+	printf("rdcycle=%s", trapped(read_cycle, NULL, &ret) ? "trapped" : "ok");
+	printf(" rdinstret=%s\n",
+	       trapped(read_instret, NULL, &ret) ? "trapped" : "ok");
+	return 0;
 }
 
 static int useraccess(void)
@@ -573,7 +593,8 @@ static void usage(void)
 			"       perfops cpuwide CONFIG\n"
 			"       perfops track CONFIG CONFIG2 SAMPLES WORK\n"
 			"       perfops inherit CONFIG CONFIG2 COUNTER ROUNDS\n"
-			"       perfops useraccess\n");
+			"       perfops useraccess\n"
+			"       perfops rdcounters\n");
 	exit(2);
 }
 
@@ -618,6 +639,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "useraccess"))
 		return useraccess();
+	if (!strcmp(argv[1], "rdcounters"))
+		return rdcounters();
 	if (strcmp(argv[1], "ops"))
 		usage();
 	optind = 2;

@@ -2,7 +2,8 @@
 # scripts/run-qemu's interface, which the other tools and tests rely on:
 # the command's exit status comes back, arguments keep their quoting,
 # --extra lands at /extra, --smp gives harts, a hung guest is killed
-# with a message, and bad options are refused with one.
+# with a message, OpenSBI's test suspend device is there only with
+# --suspend-test, and bad options are refused with one.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -31,6 +32,17 @@ fi
 
 "$RUN_QEMU" --profile virt --smp 4 -- sh -c 'grep -c ^processor /proc/cpuinfo' >"$tmp/out" 2>&1
 check "--smp 4 boots four harts" [ "$(cat "$tmp/out")" = 4 ]
+
+# Only --suspend-test gives OpenSBI its test system-suspend device: the
+# other guests have no suspend to RAM.
+"$RUN_QEMU" --profile virt -- cat /sys/power/mem_sleep >"$tmp/out" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && ! grep -q deep "$tmp/out"; then
+	ok "without --suspend-test the firmware offers no system suspend (mem_sleep: $(cat "$tmp/out"))"
+else
+	not_ok "without --suspend-test the firmware offers no system suspend"
+	diag "status $rc" "$(cat "$tmp/out")"
+fi
 
 "$RUN_QEMU" --profile virt --timeout 3 -- sleep 600 >"$tmp/out" 2>&1
 rc=$?
