@@ -62,7 +62,9 @@
  *            open, as any program may try: "rdcycle=ok|trapped
  *            rdinstret=ok|trapped" (what scounteren allows now)
  *
- * EVENT: instructions (default), cycles, or rHEX (a raw event).
+ * EVENT: instructions (default), cycles, dTLB-load-misses,
+ * iTLB-load-misses (cache events, on programmable counters) or rHEX (a
+ * raw event).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -100,6 +102,13 @@ static int parse_event(const char *name, struct perf_event_attr *attr)
 		attr->config = PERF_COUNT_HW_INSTRUCTIONS;
 	} else if (!strcmp(name, "cycles")) {
 		attr->config = PERF_COUNT_HW_CPU_CYCLES;
+	} else if (!strcmp(name, "dTLB-load-misses") ||
+		   !strcmp(name, "iTLB-load-misses")) {
+		attr->type = PERF_TYPE_HW_CACHE;
+		attr->config = (name[0] == 'd' ? PERF_COUNT_HW_CACHE_DTLB :
+						 PERF_COUNT_HW_CACHE_ITLB) |
+			       PERF_COUNT_HW_CACHE_OP_READ << 8 |
+			       PERF_COUNT_HW_CACHE_RESULT_MISS << 16;
 	} else if (name[0] == 'r') {
 		char *end;
 
