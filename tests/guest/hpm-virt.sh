@@ -239,6 +239,8 @@ if qemu-system-riscv64 -M virt -cpu "$cpu" -m 512M -smp 1 \
 	echo '== share'; perf stat -x';' -o /tmp/s -e cpu/event=0x2,counterid_mask=0x8/ -e cpu/event=0x10019,counterid_mask=0x8/ -e cpu/event=0x1,counterid_mask=0x7fff0/D knownloop $iterations; cat /tmp/s
 	echo '== where'; perfops where 0x10019 0x10; perfops where 0x10019 0x20000
 	echo '== nocounter'; perf stat -x';' -o /tmp/s -e cpu/event=0x2,counterid_mask=0x80000000/ true; cat /tmp/s
+	echo '== fixedonly'; perf stat -x';' -o /tmp/s -e cpu/event=0x2,counterid_mask=0x5/ true; cat /tmp/s
+	echo '== reserved'; perf stat -x';' -o /tmp/s -e cpu/event=0x2,config2=0x100000008/ true; cat /tmp/s
 	echo '== dmesg'; dmesg | grep 'riscv-pmu-sbi: counterid_mask'
 	echo '== end'
 	"; then
@@ -269,6 +271,21 @@ counter=17 user_rdpmc=1" ]; then
 	else
 		not_ok "SBI PMU: a mask naming no hardware counter is refused at open, with a message"
 		diag "$(section nocounter "$out")" "$(section dmesg "$out")"
+	fi
+	# The firmware places raw events on programmable counters only: a
+	# mask of cycle and instret alone would never count.
+	if section fixedonly "$out" | grep -q '^<not supported>;;cpu/event=0x2,counterid_mask=0x5/' &&
+		section dmesg "$out" | grep -q 'counterid_mask 0x5 names no hardware counter'; then
+		ok "SBI PMU: a mask naming only cycle and instret is refused at open, with a message"
+	else
+		not_ok "SBI PMU: a mask naming only cycle and instret is refused at open, with a message"
+		diag "$(section fixedonly "$out")" "$(section dmesg "$out")"
+	fi
+	if section reserved "$out" | grep -q '^<not supported>;;cpu/event=0x2,config2=0x100000008/'; then
+		ok "SBI PMU: config2 bits 32-63 (reserved) are refused at open"
+	else
+		not_ok "SBI PMU: config2 bits 32-63 (reserved) are refused at open"
+		diag "$(section reserved "$out")"
 	fi
 else
 	not_ok "virt --firmware opensbi with a raw-event map: guest runs perf stat"
