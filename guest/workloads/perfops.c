@@ -426,11 +426,10 @@ static int time_cmd(char **argv)
  * as perf_event_open takes them, and map its first page: NULL (with a
  * message) if either fails.  The descriptor goes to *fdp unless NULL.
  */
-static int open_inherit;	/* open_mapped(): the event is inherited */
-
 static struct perf_event_mmap_page *open_mapped(const char *config,
 						const char *config2,
-						pid_t pid, int cpu, int *fdp)
+						pid_t pid, int cpu, int inherit,
+						int *fdp)
 {
 	struct perf_event_attr attr;
 	void *pc;
@@ -441,7 +440,7 @@ static struct perf_event_mmap_page *open_mapped(const char *config,
 	attr.type = PERF_TYPE_RAW;
 	attr.config = strtoull(config, NULL, 0);
 	attr.config2 = config2 ? strtoull(config2, NULL, 0) : 0;
-	attr.inherit = open_inherit;
+	attr.inherit = inherit;
 	fd = syscall(SYS_perf_event_open, &attr, pid, cpu, -1, 0);
 	if (fd < 0) {
 		fprintf(stderr, "perfops: perf_event_open: %s\n", strerror(errno));
@@ -460,7 +459,7 @@ static struct perf_event_mmap_page *open_mapped(const char *config,
 
 static int where(const char *config, const char *config2)
 {
-	struct perf_event_mmap_page *pc = open_mapped(config, config2, 0, -1, NULL);
+	struct perf_event_mmap_page *pc = open_mapped(config, config2, 0, -1, 0, NULL);
 
 	if (!pc)
 		return 1;
@@ -472,7 +471,7 @@ static int where(const char *config, const char *config2)
 
 static int rawread(const char *config, const char *config2)
 {
-	struct perf_event_mmap_page *pc = open_mapped(config, config2, 0, -1, NULL);
+	struct perf_event_mmap_page *pc = open_mapped(config, config2, 0, -1, 0, NULL);
 	uint64_t raw = (uint64_t)-1, val = (uint64_t)-1;
 	unsigned int index;
 
@@ -500,7 +499,7 @@ static int track(const char *config, const char *config2, long samples,
 	s = calloc((size_t)samples, sizeof(*s));
 	if (!s)
 		return 1;
-	pc = open_mapped(config, config2, 0, -1, &fd);
+	pc = open_mapped(config, config2, 0, -1, 0, &fd);
 	if (!pc)
 		return 1;
 	for (i = 0; i < samples; i++) {
@@ -535,7 +534,7 @@ static int cpuwide(const char *config)
 		fprintf(stderr, "perfops: sched_setaffinity: %s\n", strerror(errno));
 		return 1;
 	}
-	a.pc = open_mapped(config, NULL, -1, 0, NULL);
+	a.pc = open_mapped(config, NULL, -1, 0, 0, NULL);
 	if (!a.pc)
 		return 1;
 	printf("counter=%d user_rdpmc=%d read=", (int)a.pc->index - 1,
@@ -569,8 +568,7 @@ static int inherit(const char *config, const char *config2, unsigned int ctr,
 	int i, status;
 
 	/* perf maps an inherited task event only when it names a CPU. */
-	open_inherit = 1;
-	pc = open_mapped(config, config2, 0, 0, NULL);
+	pc = open_mapped(config, config2, 0, 0, 1, NULL);
 	if (!pc)
 		return 1;
 	printf("counter=%d user_rdpmc=%d\n", (int)pc->index - 1,

@@ -265,28 +265,27 @@ counter=17 user_rdpmc=1" ]; then
 		not_ok "SBI PMU: a raw event lands on the counter its mask names (0x10 -> 4, 0x20000 -> 17)"
 		diag "$(section where "$out")"
 	fi
-	if section nocounter "$out" | grep -q '^<not supported>;;cpu/event=0x2,counterid_mask=0x80000000/' &&
-		section dmesg "$out" | grep -q 'counterid_mask 0x80000000 names no hardware counter'; then
-		ok "SBI PMU: a mask naming no hardware counter is refused at open, with a message"
-	else
-		not_ok "SBI PMU: a mask naming no hardware counter is refused at open, with a message"
-		diag "$(section nocounter "$out")" "$(section dmesg "$out")"
-	fi
+	# refused SECTION EVENT DESC [DMESG]: perf stat in SECTION found
+	# EVENT not supported (refused at open), with DMESG in dmesg if given.
+	refused() {
+		if section "$1" "$out" | grep -q "^<not supported>;;$2" &&
+			{ [ -z "${4:-}" ] || section dmesg "$out" | grep -q "$4"; }; then
+			ok "$3"
+		else
+			not_ok "$3"
+			diag "$(section "$1" "$out")" "$(section dmesg "$out")"
+		fi
+	}
+	refused nocounter cpu/event=0x2,counterid_mask=0x80000000/ \
+		"SBI PMU: a mask naming no hardware counter is refused at open, with a message" \
+		'counterid_mask 0x80000000 names no hardware counter'
 	# The firmware places raw events on programmable counters only: a
 	# mask of cycle and instret alone would never count.
-	if section fixedonly "$out" | grep -q '^<not supported>;;cpu/event=0x2,counterid_mask=0x5/' &&
-		section dmesg "$out" | grep -q 'counterid_mask 0x5 names no hardware counter'; then
-		ok "SBI PMU: a mask naming only cycle and instret is refused at open, with a message"
-	else
-		not_ok "SBI PMU: a mask naming only cycle and instret is refused at open, with a message"
-		diag "$(section fixedonly "$out")" "$(section dmesg "$out")"
-	fi
-	if section reserved "$out" | grep -q '^<not supported>;;cpu/event=0x2,config2=0x100000008/'; then
-		ok "SBI PMU: config2 bits 32-63 (reserved) are refused at open"
-	else
-		not_ok "SBI PMU: config2 bits 32-63 (reserved) are refused at open"
-		diag "$(section reserved "$out")"
-	fi
+	refused fixedonly cpu/event=0x2,counterid_mask=0x5/ \
+		"SBI PMU: a mask naming only cycle and instret is refused at open, with a message" \
+		'counterid_mask 0x5 names no hardware counter'
+	refused reserved cpu/event=0x2,config2=0x100000008/ \
+		"SBI PMU: config2 bits 32-63 (reserved) are refused at open"
 else
 	not_ok "virt --firmware opensbi with a raw-event map: guest runs perf stat"
 	diag "$(tail -n 20 "$out" 2>/dev/null)"

@@ -47,8 +47,10 @@ checker=$(cd "$src" && cat scripts/checkpatch.pl scripts/spelling.txt \
 verdicts="$root/checkpatch-verdicts"
 mkdir -p "$verdicts"
 todo=()
+declare -A key_of
 for p in "${patches[@]}"; do
 	key=$( { echo "$checker"; cat "$p"; } | sha256sum | cut -c1-32)
+	key_of[$p]=$key
 	if [ -f "$verdicts/$key.rc" ]; then
 		cp "$verdicts/$key" "$tmp/cp.${p##*/}" &&
 			cp "$verdicts/$key.rc" "$tmp/cp.${p##*/}.rc"
@@ -61,7 +63,7 @@ done
 	out=$2/cp.$(basename "$1")
 	perl scripts/checkpatch.pl --strict --ignore UNKNOWN_COMMIT_ID -q "$1" >"$out" 2>&1; echo $? >"$out.rc"' _ {} "$tmp")
 for p in "${todo[@]}"; do
-	key=$( { echo "$checker"; cat "$p"; } | sha256sum | cut -c1-32)
+	key=${key_of[$p]}
 	[ -f "$tmp/cp.${p##*/}.rc" ] && ! grep -q 'Traceback\|No module' "$tmp/cp.${p##*/}" &&
 		cp "$tmp/cp.${p##*/}" "$verdicts/$key" &&
 		cp "$tmp/cp.${p##*/}.rc" "$verdicts/$key.rc"

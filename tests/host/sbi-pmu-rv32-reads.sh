@@ -25,7 +25,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/scripts/lib.sh"
 tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"' EXIT
 descs=(
 	"RV32 SBI PMU: a firmware counter read of 0x80000005 gives 0x80000005, not sign-extended"
 	"RV32 SBI PMU: a hardware counter read as it carries into its upper half is not off by 2^32"
