@@ -47,10 +47,11 @@ kmake() {
 }
 
 # tree_state SRC: what a build from the git tree SRC depends on in it, as
-# a hash: its commit and its tracked files' changes (a hand edit counts).
+# a hash: its commit and the contents of its tracked files' changes (each
+# hand edit counts, a second edit of a file already changed too).
 # A build whose stamp holds the same value (and the same settings) has
 # nothing to do, which spares make's walk of the whole tree.
 tree_state() {
-	{ git -C "$1" rev-parse HEAD; git -C "$1" status --porcelain -uno; } |
+	{ git -C "$1" rev-parse HEAD; git -C "$1" diff HEAD --binary; } |
 		sha256sum | cut -c1-16
 }
