@@ -5,7 +5,7 @@
 # counters while the SBI PMU driver stands aside), shows that profile's
 # CPU identity in /proc/cpuinfo (what perf keys its event tables on), and
 # perf runs in it.  On Debian's OpenSBI 1.5.1 (no HPM extension) the SBI
-# PMU driver serves perf.
+# PMU driver serves perf, and so it does on a hart with Sscofpmf.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -71,5 +71,30 @@ if guest_run "$out" --profile virt --firmware debian -- sh -c \
 	fi
 else
 	not_ok "Debian's OpenSBI 1.5.1 (no HPM): guest boots and runs perf stat"
+	diag "$(tail -n 20 "$out")"
+fi
+
+# A hart with Sscofpmf, on the same OpenSBI with HPM: the SBI PMU driver
+# keeps the counters there, as it can sample and the HPM driver cannot
+# (linux-patches: "Leave the counters to the HPM driver where it counts
+# more"), and perf record takes samples.
+out="$tmp/sscofpmf"
+. "$TOP/qemu-config/virt.conf"
+if HPM_QEMU_EXTRA="-cpu $QEMU_CPU64,sscofpmf=true" guest_run "$out" --profile virt -- sh -c \
+	'echo "== dmesg"; dmesg | grep -E "riscv-pmu"
+	echo "== record"; perf record -o /tmp/p.data -e instructions -c 100000 knownloop 1000000 2>&1'; then
+	log=$(section dmesg "$out")
+	n=$(section record "$out" | sed -n 's/.*(\([0-9]*\) samples).*/\1/p')
+	if grep -q 'riscv-pmu-hpm: Sscofpmf: counters left to the SBI PMU driver, which samples' <<<"$log" &&
+		! grep -Eq 'riscv-pmu-hpm: [0-9]+ counters' <<<"$log" &&
+		grep -q 'riscv-pmu-sbi: SBI PMU extension is available' <<<"$log" &&
+		is_number "$n" && [ "$n" -gt 0 ]; then
+		ok "virt with Sscofpmf on OpenSBI with HPM: the SBI PMU driver keeps the counters, perf record takes $n samples"
+	else
+		not_ok "virt with Sscofpmf on OpenSBI with HPM: the SBI PMU driver keeps the counters, perf record takes samples"
+		diag "$log" "$(section record "$out")"
+	fi
+else
+	not_ok "virt with Sscofpmf on OpenSBI with HPM: guest boots and runs perf record"
 	diag "$(tail -n 20 "$out")"
 fi
