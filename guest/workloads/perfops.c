@@ -61,6 +61,13 @@
  *            reads cycle and instret directly (csrr) with no perf event
  *            open, as any program may try: "rdcycle=ok|trapped
  *            rdinstret=ok|trapped" (what scounteren allows now)
+ *        perfops mapread EVENT
+ *            opens EVENT (as for ops) on this task, maps it and reads it
+ *            as a user-space reader following the mmap page would:
+ *            "counter=N user_rdpmc=R read=ok|trapped|unavailable" (ok:
+ *            the page offers a counter and reading it does not trap, the
+ *            count need not grow: a TLB event may count nothing; trapped:
+ *            SIGILL)
  *
  * EVENT: instructions (default), cycles, dTLB-load-misses,
  * iTLB-load-misses (cache events, on programmable counters) or rHEX (a
@@ -546,6 +553,46 @@ static int cpuwide(const char *config)
 	return 0;
 }
 
+/* One read through the mmap page: 0 when it offers a counter. */
+static int mmap_read_once(void *p)
+{
+	struct mmap_read_args *a = p;
+
+	return mmap_read(a->pc, &a->first);
+}
+
+static int mapread(const char *name)
+{
+	struct perf_event_attr attr;
+	struct mmap_read_args a;
+	int fd, ret = -1;
+	void *pc;
+
+	if (parse_event(name, &attr)) {
+		fprintf(stderr, "perfops: bad event %s\n", name);
+		return 2;
+	}
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0) {
+		fprintf(stderr, "perfops: perf_event_open: %s\n", strerror(errno));
+		return 1;
+	}
+	pc = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED,
+		  fd, 0);
+	if (pc == MAP_FAILED) {
+		fprintf(stderr, "perfops: mmap: %s\n", strerror(errno));
+		return 1;
+	}
+	a.pc = pc;
+	printf("counter=%d user_rdpmc=%d read=", (int)a.pc->index - 1,
+	       (int)a.pc->cap_user_rdpmc);
+	if (trapped(mmap_read_once, &a, &ret))
+		printf("trapped\n");
+	else
+		printf("%s\n", ret ? "unavailable" : "ok");
+	return 0;
+}
+
 static int read_csr_of(void *p)
 {
 	volatile uint64_t v = read_counter_csr(*(unsigned int *)p);
@@ -601,7 +648,8 @@ static void usage(void)
 			"       perfops track CONFIG CONFIG2 SAMPLES WORK\n"
 			"       perfops inherit CONFIG CONFIG2 COUNTER ROUNDS\n"
 			"       perfops useraccess\n"
-			"       perfops rdcounters\n");
+			"       perfops rdcounters\n"
+			"       perfops mapread EVENT\n");
 	exit(2);
 }
 
@@ -648,6 +696,11 @@ int main(int argc, char **argv)
 		return useraccess();
 	if (!strcmp(argv[1], "rdcounters"))
 		return rdcounters();
+	if (!strcmp(argv[1], "mapread")) {
+		if (argc != 3)
+			usage();
+		return mapread(argv[2]);
+	}
 	if (strcmp(argv[1], "ops"))
 		usage();
 	optind = 2;
