@@ -75,6 +75,16 @@ expect b "zero event value: that map reported and ignored, QEMU's counter map ke
 	'riscv-pmu-hpm: /pmu: riscv,event-to-mhpmevent: entry 0 <0x10019 0x0 0x0>: event value 0; ignored' \
 	"$registered; 2 generic and 3 cache events from DT, 0 raw-event entries"
 
+# 2b: a value for branch-misses (index 0x6), to which QEMU's node gives
+#    no counter: that entry reported and not counted, the other entry
+#    (dTLB-load-misses selected by 0x10021) taken.
+node h &&
+	fdtput -t x "$tmp/h.dtb" /pmu riscv,event-to-mhpmevent 6 0 1234 10019 0 10021
+boot "$tmp/h.dtb" "$tmp/h.out"
+expect h "a value for an event without counters: that entry reported, not counted; the others taken" \
+	'riscv-pmu-hpm: /pmu: riscv,event-to-mhpmevent: entry 0: event 0x6 has no counter in riscv,event-to-mhpmcounters; not counted' \
+	"$registered; 2 generic and 3 cache events from DT, 0 raw-event entries"
+
 # 3: overlapping ranges (entry 2 inside entry 1); a value map of 4 cells,
 #    not whole <index hi lo> entries.
 node c &&
