@@ -12,7 +12,13 @@
 #  - events that fit under their masks are all placed whatever the order
 #    they come in: {A: counters 3-4, B: counter 3 only} as a group, and
 #    as two separate events, count 100 % of the time (first-fit puts A on
-#    counter 3 and leaves B nothing).
+#    counter 3 and leaves B nothing);
+#  - a raw event without counterid_mask takes the counters of the
+#    riscv,raw-event-to-mhpmcounters entry it matches, added here to
+#    QEMU's riscv,pmu node (event 0x2: counter 3 only): with another
+#    event that needs counter 3 it makes a group that never fits
+#    (refused), with one that can take counter 4 a group that counts
+#    100 % of the time; a counterid_mask overrides the entry.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -99,3 +105,52 @@ else
 	not_ok "each refused group leaves a dmesg line"
 	diag "$gd"
 fi
+
+# riscv,raw-event-to-mhpmcounters: raw event 0x2 (exactly) on counter 3.
+cat >"$tmp/raw.dtso" <<'EOF'
+/dts-v1/;
+/plugin/;
+&{/pmu} {
+	riscv,raw-event-to-mhpmcounters = <0x0 0x2 0xffffffff 0xffffffff 0x8>;
+};
+EOF
+c4='cpu/event=0x2,counterid_mask=0x10/'
+out="$tmp/raw"
+if ! guest_run "$out" --profile u74 --firmware hpm --icount --overlay "$tmp/raw.dtso" -- sh -c "
+	echo '== dmesg'; dmesg | grep riscv-pmu-hpm
+	echo '== nofit'; perf stat -x';' -o /tmp/s -e '{r2,$b}' true; cat /tmp/s
+	echo '== fit'; perf stat -x';' -o /tmp/s -e '{r2,r10019}' knownloop $iterations; cat /tmp/s
+	echo '== override'; perf stat -x';' -o /tmp/s -e '{$c4,$b}' knownloop $iterations; cat /tmp/s
+	echo '== end'
+	"; then
+	not_ok "u74 with a raw-event entry: guest runs the checks"
+	diag "$(tail -n 30 "$out")"
+	exit 0
+fi
+if section dmesg "$out" | grep -q ', 1 raw-event entries'; then
+	ok "the driver takes QEMU's node with a riscv,raw-event-to-mhpmcounters entry added"
+else
+	not_ok "the driver takes QEMU's node with a riscv,raw-event-to-mhpmcounters entry added"
+	diag "$(section dmesg "$out")"
+fi
+sec=$(section nofit "$out")
+if ! grep -Eq '^[0-9]+;' <<<"$sec" && grep -q '^<not supported>;' <<<"$sec"; then
+	ok "r2 (entry: counter 3) and an event on counter 3 only: the group never fits, refused at open"
+else
+	not_ok "r2 (entry: counter 3) and an event on counter 3 only: the group never fits, refused at open"
+	diag "$sec"
+fi
+for s in fit override; do
+	sec=$(section $s "$out")
+	all=1
+	while IFS=';' read -r c _ ev _ p _; do
+		[ -n "$ev" ] || continue
+		is_number "$c" && [ "$p" = 100.00 ] || all=0
+	done <<<"$(grep -v '^#' <<<"$sec" | grep ';')"
+	if [ $all = 1 ] && [ "$(grep -c ';100.00;' <<<"$sec")" = 2 ]; then
+		ok "$s: a group that fits under the entry (or a counterid_mask overriding it) counts 100 % of the time"
+	else
+		not_ok "$s: a group that fits under the entry (or a counterid_mask overriding it) counts 100 % of the time"
+		diag "$sec"
+	fi
+done

@@ -7,9 +7,10 @@
 #    warning (the guest kernel's configuration, objects in a directory of
 #    their own so that the guest kernel is not rebuilt), the C files for
 #    RV32 too, with CPU PM;
-#  - the binding it adds passes what make dt_binding_check runs on it
-#    (yamllint, the meta-schema, its example) and the FU740 node it adds
-#    validates against it.  The kernel's target asks for dt-schema 2023.9
+#  - the binding it changes (riscv,pmu.yaml, riscv,counter-widths)
+#    passes what make dt_binding_check runs on it (yamllint, the
+#    meta-schema, its examples) and the FU740 riscv,pmu node it adds
+#    validates against it with dt-validate.  The kernel's target asks for dt-schema 2023.9
 #    and refuses bookworm's 2022.08, so the tools are called directly.
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/scripts/lib.sh"
@@ -169,7 +170,7 @@ binding=$(git -C "$src" diff --name-only pristine HEAD -- "$bindings" | grep '\.
 schema="$root/dt-schema-$( { dt-doc-validate --version; cat "$src/$binding"; } |
 	sha256sum | cut -c1-16).json"
 if [ -z "$binding" ]; then
-	not_ok "the series adds a device-tree binding"
+	not_ok "the series changes a device-tree binding"
 	exit 0
 fi
 if yamllint -f parsable -c "$src/$bindings/.yamllint" "$src/$binding" >"$tmp/yl" 2>&1 &&
@@ -191,13 +192,17 @@ if [ ! -s "$schema" ]; then
 fi
 
 # Three trees with one node each, validated in one run (loading the
-# processed schema is most of the time): the binding's example, the node
-# the FU740 dtsi of the series has, and that node broken (a wrong cell
-# count and an unknown property), to show the check sees the binding.
+# processed schema is most of the time): the binding's examples, the
+# riscv,pmu node the FU740 dtsi of the series has, and that node broken
+# (a counter width for cycle, which the binding's riscv,counter-widths
+# does not take, and an unknown property), to show the check sees the
+# binding.
 dt-extract-example "$src/$binding" >"$tmp/ex.dts" &&
 	dtc -q -I dts -O dtb -o "$tmp/ex.dtb" "$tmp/ex.dts" 2>"$tmp/dtc"
 fu740="$verdicts/$w1_key.dtb"
-node=$(fdtget -l "$fu740" / 2>/dev/null | grep -m1 '^hpm-pmu')
+node=$(for n in $(fdtget -l "$fu740" / 2>/dev/null); do
+	[ "$(fdtget "$fu740" "/$n" compatible 2>/dev/null)" = riscv,pmu ] && echo "$n" && break
+done)
 {
 	printf '/dts-v1/;\n/ {\n\tcompatible = "foo";\n\tmodel = "foo";\n'
 	dtc -q -I dtb -O dts "$fu740" | awk -v n="$node" '$0 == "\t" n " {" { on = 1 } on { print } on && /^\t};/ { exit }'
@@ -205,7 +210,7 @@ node=$(fdtget -l "$fu740" / 2>/dev/null | grep -m1 '^hpm-pmu')
 } >"$tmp/node.dts"
 dtc -q -I dts -O dtb -o "$tmp/node.dtb" "$tmp/node.dts" 2>>"$tmp/dtc" &&
 	cp "$tmp/node.dtb" "$tmp/bad.dtb" &&
-	fdtput -t u "$tmp/bad.dtb" "/$node" riscv,event-map-cells 4 &&
+	fdtput -t u "$tmp/bad.dtb" "/$node" riscv,counter-widths 0 40 &&
 	fdtput -t u "$tmp/bad.dtb" "/$node" riscv,unknown 1
 validated=0
 [ -s "$schema" ] &&
@@ -225,7 +230,8 @@ else
 	not_ok "the binding's example validates against it"
 	diag "$(cat "$tmp/mk" "$tmp/dtc" "$tmp/dv.out" 2>/dev/null | head -n 20)"
 fi
-if [ $validated = 1 ] && [ -n "$node" ] && grep -q 'riscv,hw-event-map' "$tmp/node.dts" &&
+if [ $validated = 1 ] && [ -n "$node" ] && grep -q 'riscv,event-to-mhpmevent' "$tmp/node.dts" &&
+	grep -q 'riscv,counter-widths' "$tmp/node.dts" &&
 	[ -z "$(dt_errors node)" ]; then
 	ok "the HiFive Unmatched's /$node node validates against the binding"
 else
@@ -233,9 +239,9 @@ else
 	diag "$(dt_errors node)" "$(cat "$tmp/node.dts")"
 fi
 bad=$(dt_errors bad)
-if grep -q 'riscv,event-map-cells' <<<"$bad" && grep -q 'riscv,unknown' <<<"$bad"; then
-	ok "a node with 4 map cells and an unknown property is reported"
+if grep -q 'riscv,counter-widths' <<<"$bad" && grep -q 'riscv,unknown' <<<"$bad"; then
+	ok "a node with a width for cycle (counter 0) and an unknown property is reported"
 else
-	not_ok "a node with 4 map cells and an unknown property is reported"
+	not_ok "a node with a width for cycle (counter 0) and an unknown property is reported"
 	diag "$bad"
 fi

@@ -2,8 +2,11 @@
 # The OpenSBI patch is what the project tests: it is regenerated from
 # opensbi-ext/ and must equal the committed one, it applies with git am
 # to a tree that has the two anchor lines it needs (lib/sbi/Kconfig's
-# "endmenu", lib/sbi/objects.mk's "libsbi-objs-y += sbi_bitmap.o"), and
-# the core files it adds are the project's, byte for byte.
+# "endmenu", lib/sbi/objects.mk's "libsbi-objs-y += sbi_bitmap.o") and
+# the lines of lib/utils/fdt/fdt_pmu.c and its header that its hunks
+# there change (taken from the patch itself), the core files it adds are
+# the project's, byte for byte, and fdt_pmu_fixup() keeps deleting the
+# riscv,pmu event mappings only without the extension.
 . "$(dirname "$0")/../lib.sh"
 ext="$TOP/opensbi-ext"
 tmp=$(mktemp -d)
@@ -22,6 +25,18 @@ printf 'menu "SBI Extension Support"\n\nconfig SBI_ECALL_TIME\n\tbool "Timer ext
 	>"$tmp/osbi/lib/sbi/Kconfig"
 printf 'libsbi-objs-y += sbi_ecall.o\n\nlibsbi-objs-y += sbi_bitmap.o\n' \
 	>"$tmp/osbi/lib/sbi/objects.mk"
+# preimage FILE: the lines the patch's hunks of FILE expect (context and
+# removed lines), at their line numbers, blank lines between.
+preimage() {
+	mkdir -p "$(dirname "$tmp/osbi/$1")"
+	awk -v f="$1" '
+		/^diff --git / { on = ($3 == "a/" f); next }
+		on && /^@@ / { split($2, a, ","); n = -a[1]; while (line < n - 1) { print ""; line++ } next }
+		on && /^[ -]/ { print substr($0, 2); line++ }' \
+		"$ext"/opensbi-patches/*.patch >"$tmp/osbi/$1"
+}
+preimage lib/utils/fdt/fdt_pmu.c
+preimage include/sbi_utils/fdt/fdt_pmu.h
 git_t init -q && git_t add -A && git_t commit -qm base
 if git_t am -q "$ext"/opensbi-patches/*.patch >"$tmp/am.log" 2>&1; then
 	ok "the OpenSBI patch applies with git am"
@@ -39,3 +54,15 @@ check "the patch adds the project's ABI header, core and glue unchanged" [ "$sam
 grep -q '^config SBI_ECALL_HPM$' "$tmp/osbi/lib/sbi/Kconfig" &&
 	grep -q '^carray-sbi_ecall_exts-$(CONFIG_SBI_ECALL_HPM) += ecall_hpm$' "$tmp/osbi/lib/sbi/objects.mk"
 check "Kconfig SBI_ECALL_HPM and the ecall_hpm carray entry are wired" [ $? = 0 ]
+# fdt_pmu_fixup() as patched: the three mapping properties are deleted
+# under #ifndef CONFIG_SBI_ECALL_HPM only, interrupts-extended as before.
+fixup=$(cat "$tmp/osbi/lib/utils/fdt/fdt_pmu.c" 2>/dev/null)
+if awk '/^#ifndef CONFIG_SBI_ECALL_HPM$/ { on = 1; next } /^#endif/ { on = 0 }
+	/fdt_delprop.*riscv,(event-to-mhpmcounters|event-to-mhpmevent|raw-event-to-mhpmcounters)/ { n++; if (!on) bad = 1 }
+	/fdt_delprop.*interrupts-extended/ && on { bad = 1 }
+	END { exit !(n == 3 && !bad) }' <<<"$fixup"; then
+	ok "fdt_pmu_fixup() deletes the riscv,pmu event mappings only without CONFIG_SBI_ECALL_HPM"
+else
+	not_ok "fdt_pmu_fixup() deletes the riscv,pmu event mappings only without CONFIG_SBI_ECALL_HPM"
+	diag "$fixup"
+fi
