@@ -17,7 +17,7 @@ fw="$TOP/build/firmware/opensbi-hpm-rv64.bin"
 
 # boot DTB OUT: the kernel's console output until it stops.
 boot() {
-	timeout 60 qemu-system-riscv64 -M virt -cpu "$cpu" -m 512M -smp 1 \
+	timeout 60 qemu-system-riscv64 -M virt -cpu "$cpu" -m 256M -smp 1 \
 		-bios "$fw" -kernel "$GUEST_OUT/Image" -dtb "$1" \
 		-append "console=ttyS0" -nographic -no-reboot </dev/null >"$2" 2>&1
 	return 0
@@ -48,7 +48,7 @@ expect() {
 
 registered='riscv-pmu-hpm: 18 counters (mask 0x7fffd), narrowest 64 bits'
 
-if ! qemu-system-riscv64 -M virt -cpu "$cpu" -m 512M -smp 1 \
+if ! qemu-system-riscv64 -M virt -cpu "$cpu" -m 256M -smp 1 \
 	-machine dumpdtb="$tmp/base.dtb" -display none >/dev/null 2>&1; then
 	not_ok "QEMU virt device tree dumped"
 	exit 0

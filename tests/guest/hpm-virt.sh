@@ -230,7 +230,7 @@ fi
 # restricted to counter 3 can only take turns if nothing else holds it.
 cpu=$(. "$TOP/qemu-config/virt.conf" && echo "$QEMU_CPU64")
 out="$tmp/sbi-mask"
-if qemu-system-riscv64 -M virt -cpu "$cpu" -m 512M -smp 1 \
+if qemu-system-riscv64 -M virt -cpu "$cpu" -m 256M -smp 1 \
 	-machine dumpdtb="$tmp/sbi.dtb" -display none >/dev/null 2>&1 &&
 	fdtput -t x "$tmp/sbi.dtb" /pmu riscv,raw-event-to-mhpmcounters \
 		0 1 ffffffff ffffffff 7fff8 0 2 ffffffff ffffffff 7fff8 \
