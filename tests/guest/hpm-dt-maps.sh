@@ -48,8 +48,7 @@ expect() {
 
 registered='riscv-pmu-hpm: 18 counters (mask 0x7fffd), narrowest 64 bits'
 
-if ! qemu-system-riscv64 -M virt -cpu "$cpu" -m 256M -smp 1 \
-	-machine dumpdtb="$tmp/base.dtb" -display none >/dev/null 2>&1; then
+if ! "$RUN_QEMU" --profile virt --dump-dtb "$tmp/base.dtb"; then
 	not_ok "QEMU virt device tree dumped"
 	exit 0
 fi

@@ -228,10 +228,8 @@ fi
 # raw event may use (v1.9 puts an unrestricted r1 on counter 3), so the
 # pinned r1 here is kept off counter 3 by its own mask: the pair
 # restricted to counter 3 can only take turns if nothing else holds it.
-cpu=$(. "$TOP/qemu-config/virt.conf" && echo "$QEMU_CPU64")
 out="$tmp/sbi-mask"
-if qemu-system-riscv64 -M virt -cpu "$cpu" -m 256M -smp 1 \
-	-machine dumpdtb="$tmp/sbi.dtb" -display none >/dev/null 2>&1 &&
+if "$RUN_QEMU" --profile virt --dump-dtb "$tmp/sbi.dtb" &&
 	fdtput -t x "$tmp/sbi.dtb" /pmu riscv,raw-event-to-mhpmcounters \
 		0 1 ffffffff ffffffff 7fff8 0 2 ffffffff ffffffff 7fff8 \
 		0 10019 ffffffff ffffffff 7fff8 &&

@@ -32,8 +32,7 @@ raw_map_dtb() {
 	local cpu mask cells
 	cpu=$(. "$TOP/qemu-config/$1.conf" && echo "$QEMU_CPU64")
 	mask=$(sed -n 's/.*pmu-mask=\(0x[0-9a-fA-F]*\).*/\1/p' <<<"$cpu")
-	qemu-system-riscv64 -M virt -cpu "$cpu" -smp 1 -m 256M \
-		-machine dumpdtb="$3" -display none >/dev/null 2>&1 || return 1
+	"$RUN_QEMU" --profile "$1" --dump-dtb "$3" || return 1
 	cells=$(table_codes "$2" | sort -u | python3 -c '
 import sys
 m = int(sys.argv[1], 16)
