@@ -68,6 +68,17 @@
  *            the page offers a counter and reading it does not trap, the
  *            count need not grow: a TLB event may count nothing; trapped:
  *            SIGILL)
+ *        perfops slices EVENT SAMPLES
+ *            opens EVENT on this task, maps it, and shares CPU 0 with a
+ *            child that spins there, so that the two take turns; reads
+ *            the counter the mmap page names directly SAMPLES times in a
+ *            row and prints "switches=N first=F max=X": N the times the
+ *            task came back (more than 1 ms since the read before), F
+ *            the first read, X the largest; then "read=K1 mmap=M
+ *            read=K2" as track prints.  A counter that never shows
+ *            other tasks' counts keeps F and X far below this task's own
+ *            count.  "unavailable" when the page offers no counter,
+ *            "trapped" on SIGILL
  *
  * EVENT: instructions (default), cycles, dTLB-load-misses,
  * iTLB-load-misses (cache events, on programmable counters) or rHEX (a
@@ -638,6 +649,97 @@ static int inherit(const char *config, const char *config2, unsigned int ctr,
 	return 0;
 }
 
+struct slices_args {
+	volatile struct perf_event_mmap_page *pc;
+	long samples;
+	long switches;
+	uint64_t first, max;
+};
+
+/* The direct reads of slices: -1 when the page offers no counter. */
+static int slices_read(void *p)
+{
+	struct slices_args *a = p;
+	unsigned int idx = a->pc->index;
+	uint64_t raw, t, last;
+	long i;
+
+	if (!idx || !a->pc->cap_user_rdpmc)
+		return -1;
+	a->first = a->max = read_counter_csr(idx - 1);
+	last = now_ns();
+	for (i = 1; i < a->samples; i++) {
+		raw = read_counter_csr(idx - 1);
+		t = now_ns();
+		if (t - last > 1000000)
+			a->switches++;
+		if (raw > a->max)
+			a->max = raw;
+		last = t;
+	}
+	return 0;
+}
+
+static int slices(const char *name, long samples)
+{
+	struct slices_args a = { .samples = samples };
+	struct perf_event_attr attr;
+	uint64_t k1, m, k2;
+	cpu_set_t cpu0;
+	int fd, ret = -1, status;
+	pid_t child;
+	void *pc;
+
+	if (parse_event(name, &attr)) {
+		fprintf(stderr, "perfops: bad event %s\n", name);
+		return 2;
+	}
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0)) {
+		fprintf(stderr, "perfops: sched_setaffinity: %s\n", strerror(errno));
+		return 1;
+	}
+	child = fork();
+	if (child < 0)
+		return 1;
+	if (!child)
+		for (;;)
+			;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0) {
+		fprintf(stderr, "perfops: perf_event_open: %s\n", strerror(errno));
+		goto out;
+	}
+	pc = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED,
+		  fd, 0);
+	if (pc == MAP_FAILED) {
+		fprintf(stderr, "perfops: mmap: %s\n", strerror(errno));
+		goto out;
+	}
+	a.pc = pc;
+	if (trapped(slices_read, &a, &ret)) {
+		printf("trapped\n");
+	} else if (ret) {
+		printf("unavailable\n");
+	} else {
+		printf("switches=%ld first=%llu max=%llu\n", a.switches,
+		       (unsigned long long)a.first, (unsigned long long)a.max);
+		if (read(fd, &k1, sizeof(k1)) != sizeof(k1) ||
+		    mmap_read(a.pc, &m) ||
+		    read(fd, &k2, sizeof(k2)) != sizeof(k2))
+			goto out;
+		printf("read=%llu mmap=%llu read=%llu\n",
+		       (unsigned long long)k1, (unsigned long long)m,
+		       (unsigned long long)k2);
+	}
+	ret = 0;
+out:
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	return ret ? 1 : 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: perfops ops [-e EVENT[,EVENT...]] [-g GROUP] [-n REPEAT] [-o OP]\n"
@@ -649,7 +751,8 @@ static void usage(void)
 			"       perfops inherit CONFIG CONFIG2 COUNTER ROUNDS\n"
 			"       perfops useraccess\n"
 			"       perfops rdcounters\n"
-			"       perfops mapread EVENT\n");
+			"       perfops mapread EVENT\n"
+			"       perfops slices EVENT SAMPLES\n");
 	exit(2);
 }
 
@@ -700,6 +803,11 @@ int main(int argc, char **argv)
 		if (argc != 3)
 			usage();
 		return mapread(argv[2]);
+	}
+	if (!strcmp(argv[1], "slices")) {
+		if (argc != 4 || atol(argv[3]) < 1)
+			usage();
+		return slices(argv[2], atol(argv[3]));
 	}
 	if (strcmp(argv[1], "ops"))
 		usage();

@@ -44,6 +44,53 @@ while read -r line; do
 done < <(grep '^counter=' "$out")
 check "two B tasks ran" test "$n" = 2
 
+# cycle and instret are shared by every task and no event writes them
+# for counting: a task that reads instret directly must not see what
+# other tasks ran.  perfops slices maps an instructions event (instret,
+# sysctl 1) and shares CPU 0 with a spinning child under -icount, taking
+# turns some 40 times; it reads instret directly all along.  The driver
+# zeroes instret when the task's event makes it readable (at the mmap,
+# and each time the task is scheduled in), so no read carries what ran
+# before: the first read and the largest one stay far below the task's
+# own count (180 million instructions).  Read without the zeroing, it
+# holds the hart's total since boot and grows by the child's slices.
+# QEMU accounts a slice's instructions to instret late, sometimes after
+# the next switch, so a read just after a switch can carry up to one of
+# the child's slices (4 million); the check bounds what accumulates.
+# A CPU-wide instructions event counts at the same time: the resets must
+# cost it nothing (every instruction is one ns under -icount and CPU 0
+# never idles, so it counts the elapsed time).
+out="$tmp/slices"
+if guest_run "$out" --profile u74 --firmware hpm --icount -- sh -c "
+	perf stat -a -x';' -o /tmp/w -e instructions perfops time perfops slices instructions 2000000
+	echo W=\$(cut -d';' -f1 /tmp/w | grep -E '^[0-9]+\$')
+	"; then
+	line=$(grep -m1 '^switches=' "$out")
+	rd=$(grep -m1 '^read=' "$out")
+	get() { sed -n "s/.*$1=\([0-9]*\).*/\1/p" <<<"$line"; }
+	switches=$(get switches) first=$(get first) max=$(get max)
+	k1=$(sed -n 's/^read=\([0-9]*\) .*/\1/p' <<<"$rd")
+	m=$(sed -n 's/.* mmap=\([0-9]*\) .*/\1/p' <<<"$rd")
+	k2=$(sed -n 's/.* read=\([0-9]*\)$/\1/p' <<<"$rd")
+	own=$((${k2:-0} / 10))
+	check "the task was switched out and back in at least 10 times ($line)" \
+		test "${switches:-0}" -ge 10
+	check "its first direct read of instret is not the hart's earlier count (first $first < 10 % of its own ${k2:-?})" \
+		test -n "$first" -a "${first:-$own}" -lt "$own"
+	check "no direct read of instret accumulates other tasks' slices (largest $max < 10 % of its own ${k2:-?})" \
+		test -n "$max" -a "${max:-$own}" -lt "$own"
+	check "its mmap-page read is the kernel's count ($rd)" \
+		test -n "$m" -a "${k1:-1}" -le "${m:-0}" -a "${m:-0}" -le "${k2:-0}"
+	w=$(sed -n 's/^W=\([0-9]*\).*/\1/p' "$out" | head -n1)
+	ns=$(sed -n 's/^elapsed_ns=\([0-9]*\).*/\1/p' "$out" | head -n1)
+	check "a CPU-wide instructions event kept counting across the resets ($w instructions in $ns ns)" \
+		test -n "$w" -a -n "$ns" -a "$((${w:-0} * 100))" -ge "$((${ns:-1} * 95))" \
+		-a "$((${w:-0} * 100))" -le "$((${ns:-1} * 105))"
+else
+	not_ok "u74 --icount: a task reading instret shares CPU 0 with another"
+	diag "$(tail -n 20 "$out")"
+fi
+
 # An inherited event's counter is not left readable to another task.
 # perf may swap the cloned contexts of parent and child at a context
 # switch between them instead of removing their events, so a counter the
