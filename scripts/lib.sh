@@ -5,7 +5,8 @@
 export HPM_CACHE
 DEBIAN_OPENSBI_FW=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
 CROSS_COMPILE=riscv64-linux-gnu-
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+case ${BASH_SOURCE[0]} in */*) TOP=${BASH_SOURCE[0]%/*}/.. ;; *) TOP=.. ;; esac
+TOP=$(cd "$TOP" && pwd)
 
 # debian_mirror: the Debian archive the machine's apt sources use (the
 # repository serving its own release), or $HPM_DEBIAN_MIRROR.  The

@@ -79,6 +79,10 @@
  *            other tasks' counts keeps F and X far below this task's own
  *            count.  "unavailable" when the page offers no counter,
  *            "trapped" on SIGILL
+ *        perfops mark
+ *            executes one ebreak, a breakpoint trap from user mode that
+ *            a trap log (QEMU's -d int) shows, and exits 0: a marker
+ *            between the parts of a guest command in such a log
  *
  * EVENT: instructions (default), cycles, dTLB-load-misses,
  * iTLB-load-misses (cache events, on programmable counters) or rHEX (a
@@ -99,6 +103,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #define MAX_GROUP 32
@@ -740,6 +745,34 @@ out:
 	return ret ? 1 : 0;
 }
 
+#if defined(__riscv)
+static void skip_ebreak(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)si;
+	((ucontext_t *)uc)->uc_mcontext.__gregs[REG_PC] += 4;
+}
+
+/* One breakpoint trap from user mode, and on past it. */
+static int mark(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = skip_ebreak;
+	sa.sa_flags = SA_SIGINFO;
+	if (sigaction(SIGTRAP, &sa, NULL))
+		return 1;
+	__asm__ volatile(".option push\n.option norvc\nebreak\n.option pop");
+	return 0;
+}
+#else
+static int mark(void)
+{
+	return 1;
+}
+#endif
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: perfops ops [-e EVENT[,EVENT...]] [-g GROUP] [-n REPEAT] [-o OP]\n"
@@ -752,7 +785,8 @@ static void usage(void)
 			"       perfops useraccess\n"
 			"       perfops rdcounters\n"
 			"       perfops mapread EVENT\n"
-			"       perfops slices EVENT SAMPLES\n");
+			"       perfops slices EVENT SAMPLES\n"
+			"       perfops mark\n");
 	exit(2);
 }
 
@@ -799,6 +833,8 @@ int main(int argc, char **argv)
 		return useraccess();
 	if (!strcmp(argv[1], "rdcounters"))
 		return rdcounters();
+	if (!strcmp(argv[1], "mark"))
+		return mark();
 	if (!strcmp(argv[1], "mapread")) {
 		if (argc != 3)
 			usage();

@@ -133,20 +133,29 @@ else
 	diag "$(tail -n 20 "$out")"
 fi
 
-# Counter placement (perfops where: the counter the event sits on, and
-# whether user space may read it) and user-space reads through the
-# mmap page, then with kernel.perf_user_access = 0.
-out="$tmp/where"
-if guest_run "$out" --profile virt --firmware hpm -- sh -c "
+# Placement, user-space reads and refused configs, in one guest (virt,
+# the HPM driver, no -icount); each part leaves kernel.perf_user_access
+# at its default (1) for the next, except the last two.
+out="$tmp/user"
+guest_run "$out" --profile virt --firmware hpm -- sh -c "
+	echo '== cpuwide'; perfops cpuwide 0x2; perfops cpuwide 0x10019
+	echo '== task'; perfops where 0x2
 	echo '== where'
 	perfops where 0x2 0x10; perfops where 0x2; perfops where 0x1 0x1; perfops where 0x2 0x5
 	perfops ops -e r2 -o mmap-read -n 100
 	echo '== noaccess'; echo 0 >/proc/sys/kernel/perf_user_access
 	perfops where 0x2 0x10; perfops ops -e r2 -o mmap-read -n 100
+	echo 1 >/proc/sys/kernel/perf_user_access
+	echo '== alone'; perfops useraccess
+	echo '== beside'; perf stat -a -e cycles -o /tmp/bg sleep 2 & sleep 0.3; perfops useraccess; wait
+	echo '== legacy'; echo 2 >/proc/sys/kernel/perf_user_access; perfops useraccess
+	echo '== refused'; perfops where 0x0; perfops where 0x2 0x100000000
 	echo '== end'
-	"; then
-	:
-fi
+	"
+
+# Counter placement (perfops where: the counter the event sits on, and
+# whether user space may read it) and user-space reads through the
+# mmap page, then with kernel.perf_user_access = 0.
 want="counter=4 user_rdpmc=1
 counter=18 user_rdpmc=1
 counter=0 user_rdpmc=1
@@ -163,24 +172,19 @@ if section where "$out" | grep -Eq '^op=mmap-read events=1 instructions=[0-9.]+$
 	ok "user space reads its counter from the mmap page; not with perf_user_access = 0"
 else
 	not_ok "user space reads its counter from the mmap page; not with perf_user_access = 0"
-	diag "$(tail -n 20 "$out")"
+	diag "$(section where "$out")" "$(section noaccess "$out")"
 fi
 
 # A CPU-wide event never lets user space read its counter, so its mmap
 # page must not offer one: a reader following the page would take SIGILL
 # (the page used to offer the counter while scounteren kept it closed).
-out="$tmp/cpuwide"
-if guest_run "$out" --profile virt --firmware hpm -- sh -c "
-	echo '== cpuwide'; perfops cpuwide 0x2; perfops cpuwide 0x10019
-	echo '== task'; perfops where 0x2
-	echo '== end'
-	" && [ "$(section cpuwide "$out")" = "counter=-1 user_rdpmc=0 read=unavailable
+if [ "$(section cpuwide "$out")" = "counter=-1 user_rdpmc=0 read=unavailable
 counter=-1 user_rdpmc=0 read=unavailable" ] &&
 	section task "$out" | grep -Eq '^counter=[0-9]+ user_rdpmc=1$'; then
 	ok "a CPU-wide event's mmap page offers no counter (no SIGILL), a task's event still does"
 else
 	not_ok "a CPU-wide event's mmap page offers no counter (no SIGILL), a task's event still does"
-	diag "$(tail -n 20 "$out")"
+	diag "$(section cpuwide "$out")" "$(section task "$out")" "$(tail -n 20 "$out")"
 fi
 
 # User-space reads of the shared fixed counters: the twin of an event
@@ -189,14 +193,6 @@ fi
 # system-wide event shares the counter; legacy mode (2) leaves cycle and
 # instret readable.  And configs the driver refuses: event 0, a set bit
 # in the reserved upper half of config2.
-out="$tmp/user"
-guest_run "$out" --profile virt --firmware hpm -- sh -c "
-	echo '== alone'; perfops useraccess
-	echo '== beside'; perf stat -a -e cycles -o /tmp/bg sleep 2 & sleep 0.3; perfops useraccess; wait
-	echo '== legacy'; echo 2 >/proc/sys/kernel/perf_user_access; perfops useraccess
-	echo '== refused'; perfops where 0x0; perfops where 0x2 0x100000000
-	echo '== end'
-	"
 for case in alone beside; do
 	if [ "$(section $case "$out")" = "counters=0,0
 shared_read=ok

@@ -7,16 +7,29 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# names DIR KEY: the lower-case EventName or MetricName values of a table.
-names() {
-	python3 - "$TOP/perf-events-json/$1" "$2" <<'PY'
+tables="qemu/virt sifive/u74 openhwgroup/cva6 openhwgroup/cva6-fixed"
+# The EventName (lower-case), MetricName and MetricGroup values of every
+# table, "TABLE<tab>KEY<tab>VALUE", read once.
+# shellcheck disable=SC2086
+if ! python3 - "$TOP/perf-events-json" $tables >"$tmp/names" <<'PY'
 import glob, json, os, sys
-d, key = sys.argv[1:]
-for f in sorted(glob.glob(os.path.join(d, '*.json'))):
-    for e in json.load(open(f)):
-        if key in e:
-            print(e[key].lower() if key == 'EventName' else e[key])
+top = sys.argv[1]
+for d in sys.argv[2:]:
+    for f in sorted(glob.glob(os.path.join(top, d, '*.json'))):
+        for e in json.load(open(f)):
+            for key in ('EventName', 'MetricName', 'MetricGroup'):
+                if key in e:
+                    v = e[key].lower() if key == 'EventName' else e[key]
+                    print(d, key, v, sep='\t')
 PY
+then
+	not_ok "the tables of perf-events-json/ read"
+	exit 0
+fi
+
+# names DIR KEY: the values of KEY in table DIR.
+names() {
+	awk -F'\t' -v d="$1" -v k="$2" '$1 == d && $2 == k { print $3 }' "$tmp/names"
 }
 
 for spec in virt:qemu/virt u74:sifive/u74 cva6:openhwgroup/cva6 cva6-fixed:openhwgroup/cva6-fixed; do
@@ -41,7 +54,7 @@ for spec in virt:qemu/virt u74:sifive/u74 cva6:openhwgroup/cva6 cva6-fixed:openh
 		diag "missing:" $missing
 	fi
 	# ... and none that only another core's table has.
-	others=$(for t in qemu/virt sifive/u74 openhwgroup/cva6 openhwgroup/cva6-fixed; do
+	others=$(for t in $tables; do
 		[ "$t" = "$table" ] || names "$t" EventName; done | sort -u)
 	foreign=$(comm -12 <(comm -23 <(echo "$others") <(echo "$want")) \
 		<(section events "$out" | sort -u))

@@ -8,40 +8,43 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-"$RUN_QEMU" --profile virt -- sh -c 'exit 7' >"$tmp/out" 2>&1
+# One boot for the interface of a command that finishes: its status,
+# its arguments, --extra, --smp, and no suspend without --suspend-test.
+mkdir -p "$tmp/extra/sub"
+echo "payload-$$" >"$tmp/extra/sub/file"
+"$RUN_QEMU" --profile virt --smp 4 --extra "$tmp/extra" -- sh -c '
+	echo "== args"; printf "[%s]\n" "$@"
+	echo "== extra"; pwd; cat sub/file
+	echo "== harts"; grep -c ^processor /proc/cpuinfo
+	echo "== mem_sleep"; cat /sys/power/mem_sleep; echo "status=$?"
+	exit 7' sh "a b" "it's" '$HOME' >"$tmp/out" 2>&1
 rc=$?
 check "the guest command's exit status (7) is run-qemu's" [ "$rc" = 7 ]
 
-"$RUN_QEMU" --profile virt -- printf '[%s]\n' "a b" "it's" '$HOME' >"$tmp/out" 2>&1
-if [ "$(cat "$tmp/out")" = $'[a b]\n[it\'s]\n[$HOME]' ]; then
+if [ "$(section args "$tmp/out")" = $'[a b]\n[it\'s]\n[$HOME]' ]; then
 	ok "arguments reach the guest command unchanged"
 else
 	not_ok "arguments reach the guest command unchanged"
 	diag "$(cat "$tmp/out")"
 fi
 
-mkdir -p "$tmp/extra/sub"
-echo "payload-$$" >"$tmp/extra/sub/file"
-"$RUN_QEMU" --profile virt --extra "$tmp/extra" -- sh -c 'pwd; cat sub/file' >"$tmp/out" 2>&1
-if [ "$(cat "$tmp/out")" = $'/extra\npayload-'$$ ]; then
+if [ "$(section extra "$tmp/out")" = $'/extra\npayload-'$$ ]; then
 	ok "--extra DIR appears at /extra, the command's working directory"
 else
 	not_ok "--extra DIR appears at /extra, the command's working directory"
 	diag "$(cat "$tmp/out")"
 fi
 
-"$RUN_QEMU" --profile virt --smp 4 -- sh -c 'grep -c ^processor /proc/cpuinfo' >"$tmp/out" 2>&1
-check "--smp 4 boots four harts" [ "$(cat "$tmp/out")" = 4 ]
+check "--smp 4 boots four harts" [ "$(section harts "$tmp/out")" = 4 ]
 
 # Only --suspend-test gives OpenSBI its test system-suspend device: the
 # other guests have no suspend to RAM.
-"$RUN_QEMU" --profile virt -- cat /sys/power/mem_sleep >"$tmp/out" 2>&1
-rc=$?
-if [ "$rc" = 0 ] && ! grep -q deep "$tmp/out"; then
-	ok "without --suspend-test the firmware offers no system suspend (mem_sleep: $(cat "$tmp/out"))"
+sec=$(section mem_sleep "$tmp/out")
+if grep -qx 'status=0' <<<"$sec" && ! grep -q deep <<<"$sec"; then
+	ok "without --suspend-test the firmware offers no system suspend (mem_sleep: $(head -n 1 <<<"$sec"))"
 else
 	not_ok "without --suspend-test the firmware offers no system suspend"
-	diag "status $rc" "$(cat "$tmp/out")"
+	diag "$(cat "$tmp/out")"
 fi
 
 "$RUN_QEMU" --profile virt --timeout 3 -- sleep 600 >"$tmp/out" 2>&1
