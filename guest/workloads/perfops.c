@@ -732,8 +732,11 @@ static int slices(const char *name, long samples)
 		       (unsigned long long)a.first, (unsigned long long)a.max);
 		if (read(fd, &k1, sizeof(k1)) != sizeof(k1) ||
 		    mmap_read(a.pc, &m) ||
-		    read(fd, &k2, sizeof(k2)) != sizeof(k2))
+		    read(fd, &k2, sizeof(k2)) != sizeof(k2)) {
+			fprintf(stderr, "perfops: reading the event failed\n");
+			ret = -1;
 			goto out;
+		}
 		printf("read=%llu mmap=%llu read=%llu\n",
 		       (unsigned long long)k1, (unsigned long long)m,
 		       (unsigned long long)k2);
