@@ -445,26 +445,18 @@ static int time_cmd(char **argv)
 }
 
 /*
- * Open raw event CONFIG (CONFIG2 as given, may be NULL) for PID on CPU,
- * as perf_event_open takes them, and map its first page: NULL (with a
- * message) if either fails.  The descriptor goes to *fdp unless NULL.
+ * Open event ATTR for PID on CPU, as perf_event_open takes them, and map
+ * its first page: NULL (with a message) if either fails.  The
+ * descriptor goes to *fdp unless NULL.
  */
-static struct perf_event_mmap_page *open_mapped(const char *config,
-						const char *config2,
-						pid_t pid, int cpu, int inherit,
-						int *fdp)
+static struct perf_event_mmap_page *open_attr_mapped(struct perf_event_attr *attr,
+						     pid_t pid, int cpu,
+						     int *fdp)
 {
-	struct perf_event_attr attr;
 	void *pc;
 	int fd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_RAW;
-	attr.config = strtoull(config, NULL, 0);
-	attr.config2 = config2 ? strtoull(config2, NULL, 0) : 0;
-	attr.inherit = inherit;
-	fd = syscall(SYS_perf_event_open, &attr, pid, cpu, -1, 0);
+	fd = syscall(SYS_perf_event_open, attr, pid, cpu, -1, 0);
 	if (fd < 0) {
 		fprintf(stderr, "perfops: perf_event_open: %s\n", strerror(errno));
 		return NULL;
@@ -478,6 +470,23 @@ static struct perf_event_mmap_page *open_mapped(const char *config,
 	if (fdp)
 		*fdp = fd;
 	return pc;
+}
+
+/* The same for raw event CONFIG (CONFIG2 as given, may be NULL). */
+static struct perf_event_mmap_page *open_mapped(const char *config,
+						const char *config2,
+						pid_t pid, int cpu, int inherit,
+						int *fdp)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_RAW;
+	attr.config = strtoull(config, NULL, 0);
+	attr.config2 = config2 ? strtoull(config2, NULL, 0) : 0;
+	attr.inherit = inherit;
+	return open_attr_mapped(&attr, pid, cpu, fdp);
 }
 
 static int where(const char *config, const char *config2)
@@ -545,18 +554,27 @@ static int track(const char *config, const char *config2, long samples,
 	return 0;
 }
 
-static int cpuwide(const char *config)
+/* Run this task on CPU 0 only: 0, or -1 with a message. */
+static int pin_cpu0(void)
 {
-	struct mmap_read_args a;
 	cpu_set_t cpu0;
-	int ret = -1;
 
 	CPU_ZERO(&cpu0);
 	CPU_SET(0, &cpu0);
 	if (sched_setaffinity(0, sizeof(cpu0), &cpu0)) {
 		fprintf(stderr, "perfops: sched_setaffinity: %s\n", strerror(errno));
-		return 1;
+		return -1;
 	}
+	return 0;
+}
+
+static int cpuwide(const char *config)
+{
+	struct mmap_read_args a;
+	int ret = -1;
+
+	if (pin_cpu0())
+		return 1;
 	a.pc = open_mapped(config, NULL, -1, 0, 0, NULL);
 	if (!a.pc)
 		return 1;
@@ -581,25 +599,15 @@ static int mapread(const char *name)
 {
 	struct perf_event_attr attr;
 	struct mmap_read_args a;
-	int fd, ret = -1;
-	void *pc;
+	int ret = -1;
 
 	if (parse_event(name, &attr)) {
 		fprintf(stderr, "perfops: bad event %s\n", name);
 		return 2;
 	}
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-	if (fd < 0) {
-		fprintf(stderr, "perfops: perf_event_open: %s\n", strerror(errno));
+	a.pc = open_attr_mapped(&attr, 0, -1, NULL);
+	if (!a.pc)
 		return 1;
-	}
-	pc = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED,
-		  fd, 0);
-	if (pc == MAP_FAILED) {
-		fprintf(stderr, "perfops: mmap: %s\n", strerror(errno));
-		return 1;
-	}
-	a.pc = pc;
 	printf("counter=%d user_rdpmc=%d read=", (int)a.pc->index - 1,
 	       (int)a.pc->cap_user_rdpmc);
 	if (trapped(mmap_read_once, &a, &ret))
@@ -690,39 +698,24 @@ static int slices(const char *name, long samples)
 	struct slices_args a = { .samples = samples };
 	struct perf_event_attr attr;
 	uint64_t k1, m, k2;
-	cpu_set_t cpu0;
 	int fd, ret = -1, status;
 	pid_t child;
-	void *pc;
 
 	if (parse_event(name, &attr)) {
 		fprintf(stderr, "perfops: bad event %s\n", name);
 		return 2;
 	}
-	CPU_ZERO(&cpu0);
-	CPU_SET(0, &cpu0);
-	if (sched_setaffinity(0, sizeof(cpu0), &cpu0)) {
-		fprintf(stderr, "perfops: sched_setaffinity: %s\n", strerror(errno));
+	if (pin_cpu0())
 		return 1;
-	}
 	child = fork();
 	if (child < 0)
 		return 1;
 	if (!child)
 		for (;;)
 			;
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-	if (fd < 0) {
-		fprintf(stderr, "perfops: perf_event_open: %s\n", strerror(errno));
+	a.pc = open_attr_mapped(&attr, 0, -1, &fd);
+	if (!a.pc)
 		goto out;
-	}
-	pc = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED,
-		  fd, 0);
-	if (pc == MAP_FAILED) {
-		fprintf(stderr, "perfops: mmap: %s\n", strerror(errno));
-		goto out;
-	}
-	a.pc = pc;
 	if (trapped(slices_read, &a, &ret)) {
 		printf("trapped\n");
 	} else if (ret) {
