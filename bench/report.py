@@ -110,6 +110,57 @@ def main():
                          ecalls(out, "hpm", ev, op) if "hpm" in data else None,
                          ecalls(out, "upstream", ev, op) if "upstream" in data else None, ""))
 
+    def sampling(stack):
+        """The overflow path's cost from the two perf record runs (periods
+        100000 and 1000000): instructions (the loop's elapsed guest time),
+        SBI calls and overflow interrupts per sample, each the difference
+        between the runs over the difference in samples; and the driver
+        that served perf."""
+        runs = {}
+        for p in (100000, 1000000):
+            base = f"{out}/{stack}.sample.{p}"
+            if stack not in data or not os.path.exists(base):
+                return None
+            vals = {}
+            for line in open(base):
+                m = re.match(r"(elapsed_ns|samples|loop_samples)=(\d+)", line)
+                if m:
+                    vals[m.group(1)] = int(m.group(2))
+            for kind in ("ecalls", "lcofi"):
+                try:
+                    vals[kind] = int(open(f"{base}.{kind}").read())
+                except (OSError, ValueError):
+                    pass
+            runs[p] = vals
+        a, b = runs[100000], runs[1000000]
+        res = {}
+        if all(k in a and k in b for k in ("elapsed_ns", "loop_samples")) and \
+                a["loop_samples"] != b["loop_samples"]:
+            res["insns"] = (a["elapsed_ns"] - b["elapsed_ns"]) / \
+                (a["loop_samples"] - b["loop_samples"])
+        if all(k in a and k in b for k in ("samples", "ecalls", "lcofi")) and \
+                a["samples"] != b["samples"]:
+            res["ecalls"] = (a["ecalls"] - b["ecalls"]) / (a["samples"] - b["samples"])
+            res["lcofi"] = (a["lcofi"] - b["lcofi"]) / (a["samples"] - b["samples"])
+        dmesg = sections(f"{out}/{stack}.sample.100000").get("dmesg", [])
+        if any(re.search(r"riscv-pmu-hpm: \d+ counters", l) for l in dmesg):
+            res["driver"] = "HPM driver"
+        elif any(re.search(r"riscv-pmu-sbi: \d+ firmware and \d+ hardware counters", l)
+                 for l in dmesg):
+            res["driver"] = "SBI PMU driver"
+        else:
+            res["driver"] = "driver unknown"
+        return res
+
+    samp = {s: sampling(s) or {} for s in ("hpm", "upstream")}
+    drivers = (f"HPM path: {samp['hpm'].get('driver', 'n/a')}, "
+               f"SBI PMU path: {samp['upstream'].get('driver', 'n/a')}")
+    for key, label in (("insns", "instructions per overflow interrupt"),
+                       ("ecalls", "SBI calls per overflow interrupt"),
+                       ("lcofi", "overflow interrupts (LCOFI) per sample")):
+        rows.append((f"perf record -e instructions, virt with Sscofpmf: {label} ({drivers})",
+                     samp["hpm"].get(key), samp["upstream"].get(key), ""))
+
     def sbicost(stack, name):
         path = f"{out}/{stack}.sbicost"
         if stack not in data or not os.path.exists(path):
@@ -184,6 +235,10 @@ def main():
     print("source by `scripts/build-opensbi`. HPM path: with the project's HPM")
     print("patch, and the HPM perf driver. Upstream path: pristine, and the SBI")
     print("PMU driver. Produced by `make bench` (bench/run).\n")
+    print("The sampling rows (perf record on `virt` with Sscofpmf and")
+    print("Smcntrpmf) name the driver that served perf on each firmware: the")
+    print("HPM driver leaves harts with Sscofpmf to the SBI PMU driver until it")
+    print("samples, so both columns measure the SBI PMU driver until then.\n")
     print("| figure | HPM path | SBI PMU path | ratio HPM / SBI PMU |")
     print("|---|---|---|---|")
     for label, h, u, unit in rows:
