@@ -5,7 +5,7 @@
 # counters while the SBI PMU driver stands aside), shows that profile's
 # CPU identity in /proc/cpuinfo (what perf keys its event tables on), and
 # perf runs in it.  On Debian's OpenSBI 1.5.1 (no HPM extension) the SBI
-# PMU driver serves perf, and so it does on a hart with Sscofpmf.
+# PMU driver serves perf; on a hart with Sscofpmf the HPM driver samples.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -74,10 +74,11 @@ else
 	diag "$(tail -n 20 "$out")"
 fi
 
-# A hart with Sscofpmf, on the same OpenSBI with HPM: the SBI PMU driver
-# keeps the counters there, as it can sample and the HPM driver cannot
-# (linux-patches: "Leave the counters to the HPM driver where it counts
-# more"), and perf record takes samples.
+# A hart with Sscofpmf, on the same OpenSBI with HPM: the HPM driver
+# keeps the counters there too, as it samples (linux-patches: "Keep the
+# counters with the HPM driver on harts with Sscofpmf"), the SBI PMU
+# driver stands aside, and perf record takes samples.  How well it
+# samples: tests/guest/hpm-sampling.sh.
 out="$tmp/sscofpmf"
 . "$TOP/qemu-config/virt.conf"
 if HPM_QEMU_EXTRA="-cpu $QEMU_CPU64,sscofpmf=true" guest_run "$out" --profile virt -- sh -c \
@@ -85,13 +86,12 @@ if HPM_QEMU_EXTRA="-cpu $QEMU_CPU64,sscofpmf=true" guest_run "$out" --profile vi
 	echo "== record"; perf record -o /tmp/p.data -e instructions -c 100000 knownloop 1000000 2>&1'; then
 	log=$(section dmesg "$out")
 	n=$(section record "$out" | sed -n 's/.*(\([0-9]*\) samples).*/\1/p')
-	if grep -q 'riscv-pmu-hpm: Sscofpmf: counters left to the SBI PMU driver, which samples' <<<"$log" &&
-		! grep -Eq 'riscv-pmu-hpm: [0-9]+ counters' <<<"$log" &&
-		grep -q 'riscv-pmu-sbi: SBI PMU extension is available' <<<"$log" &&
+	if grep -Eq 'riscv-pmu-hpm: [0-9]+ counters .*; sampling, mode filtering: programmable counters \(Sscofpmf\)' <<<"$log" &&
+		grep -q 'riscv-pmu-sbi: HPM SBI extension present: counters left to its driver' <<<"$log" &&
 		is_number "$n" && [ "$n" -gt 0 ]; then
-		ok "virt with Sscofpmf on OpenSBI with HPM: the SBI PMU driver keeps the counters, perf record takes $n samples"
+		ok "virt with Sscofpmf on OpenSBI with HPM: the HPM driver keeps the counters and samples, perf record takes $n samples"
 	else
-		not_ok "virt with Sscofpmf on OpenSBI with HPM: the SBI PMU driver keeps the counters, perf record takes samples"
+		not_ok "virt with Sscofpmf on OpenSBI with HPM: the HPM driver keeps the counters and samples, perf record takes samples"
 		diag "$log" "$(section record "$out")"
 	fi
 else

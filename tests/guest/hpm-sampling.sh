@@ -19,8 +19,10 @@
 #     within 1 % of the loop's instructions (the loop is user code), :u
 #     plus :k within 1 % of the unfiltered count;
 #  e) a period of 100 neither hangs nor storms the guest, and the kernel
-#     throttles (PERF_RECORD_THROTTLE in perf.data, "perf: interrupt took
-#     too long" in dmesg);
+#     throttles (PERF_RECORD_THROTTLE in perf.data; "perf: interrupt took
+#     too long" in dmesg is printed too when the overflow path takes more
+#     than perf_cpu_time_max_percent of the time, which a cheap one need
+#     not);
 #  f) on u74 (no Sscofpmf) the HPM driver refuses perf record and :u/:k
 #     (r2 sampling on virt without Sscofpmf: tests/guest/hpm-virt.sh).
 #
@@ -54,10 +56,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # The driver that serves perf on OpenSBI with the HPM patch on a hart
-# with Sscofpmf: "sbi" while the HPM driver leaves such harts to the SBI
-# PMU driver (linux-patches: "Sscofpmf: counters left to the SBI PMU
-# driver, which samples"), "hpm" once the HPM driver samples.
-sampling_driver_on_hpm_firmware=sbi
+# with Sscofpmf: "hpm" since the HPM driver samples there
+# (linux-patches: "Keep the counters with the HPM driver on harts with
+# Sscofpmf"); "sbi" before.
+sampling_driver_on_hpm_firmware=hpm
 
 . "$TOP/qemu-config/virt.conf"
 cpu="$QEMU_CPU64,sscofpmf=true,smcntrpmf=true"
@@ -331,7 +333,7 @@ for fw in "${firmwares[@]}"; do
 	# less than twice.  (Upstream's SBI PMU driver, at period 1000 where
 	# it does not hang: 26 times, 65.6 ms for 2.5 ms, with 61 throttles.)
 	if [ "$rc" = 0 ] && is_number "$bare" && is_number "$rec" && [ "$rec" -lt $((2 * bare)) ] &&
-		is_number "$thr" && [ "$thr" -gt 0 ] && [ -n "$msg" ]; then
+		is_number "$thr" && [ "$thr" -gt 0 ]; then
 		pass[$fw]=1
 	fi
 done
