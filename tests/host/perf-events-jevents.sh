@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # perf's own jevents.py accepts the project's tables on two trees: Linux
-# 6.12 (the series' base: linux-patches/0018-0020 applied) and the newest
+# 6.12 (the series' base: linux-patches/0020-0022 applied) and the newest
 # Linux Debian carries (linux-source-7.2, scripts/fetch-newest-perf-events:
-# 0018 applied, then the table patches scripts/gen-perf-events-patch makes
+# 0020 applied, then the table patches scripts/gen-perf-events-patch makes
 # for that tree, which has mainline's openhwgroup/cva6 and sifive/bullet).
 # On each: the patches apply, jevents.py builds every table, no upstream
 # file is deleted, each core's CPU id selects a table (the first mapfile
@@ -105,7 +105,7 @@ if [ -z "$src" ]; then
 	not_ok "the Linux 6.12 tree (scripts/prepare-linux)"
 	diag "$(cat "$tmp/log")"
 else
-	tree linux-6.12 "$src" "$TOP"/linux-patches/001[8-9]-*.patch "$TOP"/linux-patches/0020-*.patch
+	tree linux-6.12 "$src" "$TOP"/linux-patches/002[0-2]-*.patch
 fi
 newest=$("$TOP/scripts/fetch-newest-perf-events" 2>"$tmp/log" | tail -n 1)
 if [ -z "$newest" ] || [ ! -d "$newest" ]; then
@@ -115,9 +115,9 @@ else
 	version=$(basename "$(dirname "$newest")")
 	if "$TOP/scripts/gen-perf-events-patch" --src "$newest" --out "$tmp/newest-patches" >"$tmp/gen" 2>&1; then
 		ok "linux-$version: scripts/gen-perf-events-patch makes the table patches for it"
-		tree "linux-$version" "$newest" "$TOP"/linux-patches/0018-*.patch "$tmp"/newest-patches/*.patch
+		tree "linux-$version" "$newest" "$TOP"/linux-patches/0020-*.patch "$tmp"/newest-patches/*.patch
 		# It extends mainline's tables rather than adding rows beside them.
-		added=$(grep '^+0x' "$tmp"/newest-patches/0019-*.patch)
+		added=$(grep '^+0x' "$tmp"/newest-patches/0021-*.patch)
 		check "linux-$version: the only mapfile row added is the fixed-counter CVA6's ($added)" \
 			[ "$added" = "+0x0-0x3-0x0,v1,openhwgroup/cva6-fixed,core" ]
 	else

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # perf-events-json/ is the one home of the perf event tables: the patch
-# of the Linux series that carries them (linux-patches/0019-*) must be
+# of the Linux series that carries them (linux-patches/0021-*) must be
 # exactly what scripts/gen-perf-events-patch makes of the tables now.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 if "$TOP/scripts/gen-perf-events-patch" --check >"$tmp/out" 2>&1; then
-	ok "linux-patches/0019 is what perf-events-json/ generates"
+	ok "linux-patches/0021 is what perf-events-json/ generates"
 else
-	not_ok "linux-patches/0019 is what perf-events-json/ generates"
+	not_ok "linux-patches/0021 is what perf-events-json/ generates"
 	diag "$(head -n 40 "$tmp/out")"
 fi
 
