@@ -342,6 +342,7 @@ report_check "perf record -c 100: the run finishes without a storm and the kerne
 # f) u74 (no Sscofpmf), OpenSBI with HPM: the HPM driver counts only.
 out="$tmp/u74"
 if guest_run "$out" --profile u74 --firmware hpm -- sh -c "
+	echo 'module riscv_pmu_hpm +p' >/proc/dynamic_debug/control
 	echo '== record'; perf record -o /tmp/p.data -e instructions true 2>&1; echo rc=\$?
 	echo '== filter'; for e in instructions:u instructions:k r2:u; do perf stat -x';' -o /tmp/s -e \$e true; cat /tmp/s; done
 	echo '== dmesg'; dmesg | grep riscv-pmu-hpm

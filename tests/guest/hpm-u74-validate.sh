@@ -3,7 +3,8 @@
 # profile (programmable counters 3 and 4), -icount:
 #  - raw configs with bits 63-58 set (SBI firmware-event encodings,
 #    Sscofpmf's OF and mode-inhibit bits) are refused at open with a
-#    dmesg line, and so are perf's firmware events (FW_*), which this PMU
+#    dmesg line (a debug message: dynamic debug turns the driver's on
+#    here), and so are perf's firmware events (FW_*), which this PMU
 #    cannot count: none of them opens and silently counts nothing;
 #  - a group that cannot fit on the counters its masks allow (two events
 #    that both need counter 3; three events on two counters) is refused
@@ -29,6 +30,7 @@ b='cpu/event=0x1,counterid_mask=0x8/'
 b2='cpu/event=0x2,counterid_mask=0x8/'
 out="$tmp/out"
 if ! guest_run "$out" --profile u74 --firmware hpm --icount -- sh -c "
+	echo 'module riscv_pmu_hpm +p' >/proc/dynamic_debug/control
 	echo '== rawfw'; perf stat -x';' -o /tmp/s -e r8000000000000001 true; cat /tmp/s
 	echo '== rawinh'; perf stat -x';' -o /tmp/s -e r0400000000000002 true; cat /tmp/s
 	echo '== fwevent'; perf stat -x';' -o /tmp/s -e fw_misaligned_load true; cat /tmp/s

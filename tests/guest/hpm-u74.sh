@@ -22,6 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 iterations=50000000	# 10^8 loop instructions
 out="$tmp/out"
 if ! guest_run "$out" --profile u74 --firmware hpm --icount -- sh -c "
+	echo 'module riscv_pmu_hpm +p' >/proc/dynamic_debug/control
 	echo '== dmesg'; dmesg | grep riscv-pmu-hpm
 	echo '== mux'; perf stat -x';' -o /tmp/s -e instructions:D,r1,r2,r10019,r1001b,r10021,r3 knownloop $iterations; cat /tmp/s
 	echo '== nocounter'; perf stat -x';' -o /tmp/s -e cpu/event=0x2,counterid_mask=0x80000000/ -e cpu/event=0x1,counterid_mask=0x20/ true; cat /tmp/s; dmesg | grep 'names no implemented counter'

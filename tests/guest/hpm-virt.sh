@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The HPM SBI extension PMU driver (linux-patches/0006-0012) on QEMU virt with
+# The HPM SBI extension PMU driver (linux-patches/0007-0014) on QEMU virt with
 # the project's firmware (--firmware hpm), under -icount so that
 # instruction counts are exact:
 #  - it registers the "cpu" PMU from the firmware's counters;
@@ -14,6 +14,8 @@
 #    events differ);
 #  - a mask naming only unimplemented counters is refused at open;
 #  - sampling is refused with a message pointing to perf stat;
+#  - those refusals, which any user can cause, are debug messages: not
+#    in dmesg until dynamic debug turns the driver's on;
 #  - events land on the counters their masks allow, user space reads
 #    them per kernel.perf_user_access, also a fixed counter that several
 #    events share, and nothing once no event is read;
@@ -31,6 +33,8 @@ if ! guest_run "$out" --profile virt --firmware hpm --icount -- sh -c "
 	echo '== dmesg'; dmesg | grep riscv-pmu-hpm
 	echo '== five'; perf stat -x';' -o /tmp/s -e cycles,instructions,dTLB-load-misses,r2,r10021 knownloop $iterations; cat /tmp/s
 	echo '== share'; perf stat -x';' -o /tmp/s -e cpu/event=0x2,counterid_mask=0x8/ -e cpu/event=0x10019,counterid_mask=0x8/ -e r1:D knownloop $iterations; cat /tmp/s
+	echo '== quiet'; perf stat -x';' -o /tmp/s -e cpu/event=0x2,counterid_mask=0x80000000/ true; perf record -o /tmp/p.data -e r2 true
+	echo messages=\$(dmesg | grep -c -e 'counterid_mask 0x80000000' -e 'no sampling'); echo 'module riscv_pmu_hpm +p' >/proc/dynamic_debug/control; echo dyndbg=\$?
 	echo '== nocounter'; perf stat -x';' -o /tmp/s -e cpu/event=0x2,counterid_mask=0x80000000/ true; echo rc=\$?; cat /tmp/s; dmesg | grep 'counterid_mask 0x80000000'
 	echo '== sampling'; perf record -o /tmp/p.data -e r2 true; echo rc=\$?; dmesg | grep 'no sampling'
 	echo '== end'
@@ -99,6 +103,14 @@ if is_number "$ca" && is_number "$expected" && within_pct "$ca" "$expected" 10; 
 	ok "the time-shared instructions event, scaled, within 10 % of the loop's $expected ($ca)"
 else
 	not_ok "the time-shared instructions event, scaled, within 10 % of the loop's count"
+	diag "$sec"
+fi
+
+sec=$(section quiet "$out")
+if grep -qx 'messages=0' <<<"$sec" && grep -qx 'dyndbg=0' <<<"$sec"; then
+	ok "refusals at open (mask, sampling) are debug messages: none in dmesg before dynamic debug turns them on"
+else
+	not_ok "refusals at open (mask, sampling) are debug messages: none in dmesg before dynamic debug turns them on"
 	diag "$sec"
 fi
 
@@ -219,7 +231,7 @@ else
 	diag "$(section refused "$out")"
 fi
 
-# The SBI PMU driver (OpenSBI, linux-patches/0016) honours counterid_mask
+# The SBI PMU driver (OpenSBI, linux-patches/0018) honours counterid_mask
 # too.  OpenSBI counts raw events only where the device tree maps them
 # (riscv,raw-event-to-mhpmcounters), which QEMU's tree does not: the
 # guest boots on QEMU's tree with such a map for raw 0x1, 0x2 and 0x10019
@@ -233,6 +245,7 @@ if "$RUN_QEMU" --profile virt --dump-dtb "$tmp/sbi.dtb" &&
 		0 1 ffffffff ffffffff 7fff8 0 2 ffffffff ffffffff 7fff8 \
 		0 10019 ffffffff ffffffff 7fff8 &&
 	guest_run "$out" --profile virt --firmware opensbi --icount --dtb "$tmp/sbi.dtb" -- sh -c "
+	echo 'module riscv_pmu_sbi +p' >/proc/dynamic_debug/control
 	echo '== share'; perf stat -x';' -o /tmp/s -e cpu/event=0x2,counterid_mask=0x8/ -e cpu/event=0x10019,counterid_mask=0x8/ -e cpu/event=0x1,counterid_mask=0x7fff0/D knownloop $iterations; cat /tmp/s
 	echo '== where'; perfops where 0x10019 0x10; perfops where 0x10019 0x20000
 	echo '== nocounter'; perf stat -x';' -o /tmp/s -e cpu/event=0x2,counterid_mask=0x80000000/ true; cat /tmp/s
