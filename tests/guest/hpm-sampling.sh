@@ -18,8 +18,10 @@
 #  d) perf stat of instructions and r2, each :u, :k and unfiltered: :u
 #     within 1 % of the loop's instructions (the loop is user code), :u
 #     plus :k within 1 % of the unfiltered count;
-#  e) a period of 100 neither hangs nor storms the guest, and the kernel
-#     throttles (PERF_RECORD_THROTTLE in perf.data; "perf: interrupt took
+#  e) a period of 100 neither hangs nor storms the guest, the kernel
+#     throttles, and sampling resumes after each unthrottling but the
+#     last (a throttled counter left with OF set never interrupted
+#     again) (PERF_RECORD_THROTTLE and _UNTHROTTLE in perf.data; "perf: interrupt took
 #     too long" in dmesg is printed too when the overflow path takes more
 #     than perf_cpu_time_max_percent of the time, which a cheap one need
 #     not);
@@ -315,6 +317,9 @@ for fw in "${firmwares[@]}"; do
 		echo '== bare'; perfops time knownloop $storm_iterations
 		echo '== record'; perf record -o /tmp/p.data -e instructions -c 100 sh -c 'sleep 0.01; exec perfops time knownloop $storm_iterations' 2>&1
 		echo '== throttle'; perf report -D -i /tmp/p.data 2>/dev/null | grep -c PERF_RECORD_THROTTLE
+		echo '== resumed'; perf report -D -i /tmp/p.data 2>/dev/null |
+			awk '/PERF_RECORD_UNTHROTTLE/ { n++; s[n] = 0 } /PERF_RECORD_SAMPLE/ && n { s[n]++ }
+			     END { r = 0; for (i = 1; i <= n; i++) if (s[i]) r++; print r \" of \" n }'
 		echo '== dmesg'; dmesg | grep 'perf: interrupt took too long'
 		echo '== end'"
 	rc=$?
@@ -322,7 +327,8 @@ for fw in "${firmwares[@]}"; do
 	rec=$(section record "$out" | sed -n 's/^elapsed_ns=\([0-9]*\).*/\1/p')
 	thr=$(section throttle "$out" | head -n1)
 	msg=$(section dmesg "$out" | head -n1)
-	fig[$fw]="rc $rc, loop ${rec:-?} ns (bare ${bare:-?}), $thr throttles, dmesg: ${msg:-none}"
+	read -r resumed _ unthrottles < <(section resumed "$out" | head -n1)
+	fig[$fw]="rc $rc, loop ${rec:-?} ns (bare ${bare:-?}), $thr throttles, samples after ${resumed:-?} of ${unthrottles:-?} unthrottles, dmesg: ${msg:-none}"
 	# The kernel allows at most ceil(max_rate / HZ) overflows a tick
 	# (100000 a second: 400 a 4 ms tick; at the SBI PMU driver's 3,900
 	# instructions each, bench/results.md, 1.6 * 10^6 of the tick's
@@ -333,7 +339,9 @@ for fw in "${firmwares[@]}"; do
 	# less than twice.  (Upstream's SBI PMU driver, at period 1000 where
 	# it does not hang: 26 times, 65.6 ms for 2.5 ms, with 61 throttles.)
 	if [ "$rc" = 0 ] && is_number "$bare" && is_number "$rec" && [ "$rec" -lt $((2 * bare)) ] &&
-		is_number "$thr" && [ "$thr" -gt 0 ]; then
+		is_number "$thr" && [ "$thr" -gt 0 ] &&
+		is_number "$resumed" && is_number "$unthrottles" && [ "$resumed" -gt 0 ] &&
+		[ "$resumed" -ge $((unthrottles - 1)) ]; then
 		pass[$fw]=1
 	fi
 done
