@@ -68,6 +68,11 @@
  *            the page offers a counter and reading it does not trap, the
  *            count need not grow: a TLB event may count nothing; trapped:
  *            SIGILL)
+ *        perfops guestflag CONFIG EXCLUDE_HOST
+ *            opens raw event CONFIG on this task with config1 = 1 (KVM's
+ *            RISCV_PMU_CONFIG1_GUEST_EVENTS), exclude_kernel and
+ *            exclude_hv set, exclude_host as given (0 or 1), as any
+ *            user could: "open=ok" or "open=ERRNO-NAME"
  *        perfops slices EVENT SAMPLES
  *            opens EVENT on this task, maps it, and shares CPU 0 with a
  *            child that spins there, so that the two take turns; reads
@@ -489,6 +494,34 @@ static struct perf_event_mmap_page *open_mapped(const char *config,
 	return open_attr_mapped(&attr, pid, cpu, fdp);
 }
 
+/*
+ * The flag KVM marks its guest events with, from any task: without
+ * exclude_host, exclude_kernel names the guest's kernel, and a driver
+ * that took it so would count the host's kernel past
+ * perf_event_paranoid.
+ */
+static int guestflag(const char *config, const char *exclude_host)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_RAW,
+		.size = sizeof(attr),
+		.config = strtoull(config, NULL, 0),
+		.config1 = 1,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+		.exclude_host = !!atoi(exclude_host),
+	};
+	int fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+
+	if (fd < 0) {
+		printf("open=%s\n", errno == EINVAL ? "EINVAL" : strerror(errno));
+		return 0;
+	}
+	close(fd);
+	printf("open=ok\n");
+	return 0;
+}
+
 static int where(const char *config, const char *config2)
 {
 	struct perf_event_mmap_page *pc = open_mapped(config, config2, 0, -1, 0, NULL);
@@ -835,6 +868,11 @@ int main(int argc, char **argv)
 		if (argc != 3)
 			usage();
 		return mapread(argv[2]);
+	}
+	if (!strcmp(argv[1], "guestflag")) {
+		if (argc != 4)
+			usage();
+		return guestflag(argv[2], argv[3]);
 	}
 	if (!strcmp(argv[1], "slices")) {
 		if (argc != 4 || atol(argv[3]) < 1)
