@@ -167,11 +167,11 @@ val() { section "$2" "$tmp/$1" | sed -n "s/^$3=//p" | head -n1; }
 dso_pct() {
 	section "$2" "$tmp/$1" | awk '$2 == "knownloop" { sub("%", "", $1); print $1; f = 1 } END { if (!f) print 0 }'
 }
-# figures LABEL FW...: "label: fw a, fw b", the FWs' $fig values.
+# both: "pristine ... FIGURE, OpenSBI+HPM ... FIGURE", the FWs' fig[].
 declare -A fig
 both() { echo "${fwname[opensbi]} ${fig[opensbi]}, ${fwname[hpm]} ${fig[hpm]}"; }
 
-# report_check DESC PASS-FW-LIST: one line for the check, ok when every
+# report_check DESC: one line for the check, ok when every
 # firmware it applies to passed.  applies[FW] says whether it applies;
 # pass[FW] whether FW passed.  A check that applies to no firmware today
 # prints its figures as a comment, never as ok.
