@@ -1,6 +1,7 @@
 # riscv-hpm-perf: RISC-V hardware performance counters for Linux perf.
 #
 #   make run [PROFILE=virt|u74|cva6|cva6-fixed] [CMD='perf stat ...'] [FIRMWARE=...]
+#            [HOST_SPEED=1]
 #   make test        every test; ends with "N passed, N failed"
 #   make build       kernel, perf, firmware, workloads, initramfs
 #   make deps        the Debian packages (needs root or sudo)
@@ -9,8 +10,16 @@
 PROFILE ?= virt
 FIRMWARE ?=
 CMD ?=
+# Empty: QEMU runs with -icount, so that cycle and instret count guest
+# instructions exactly (without it QEMU derives both from the host's
+# clock).  HOST_SPEED=1: as fast as the host allows, counts inexact.
+HOST_SPEED ?=
 
-RUN_QEMU = scripts/run-qemu --profile $(PROFILE) $(if $(FIRMWARE),--firmware $(FIRMWARE))
+, := ,
+HOST_SPEED_ON = $(filter 1 y yes on true,$(HOST_SPEED))
+RUN_QEMU = scripts/run-qemu --profile $(PROFILE) $(if $(FIRMWARE),--firmware $(FIRMWARE)) \
+	$(if $(HOST_SPEED_ON),,--icount)
+RUN_NOTE = $(if $(HOST_SPEED_ON),host speed (HOST_SPEED=1): cycle and instret follow the host clock$(,) counts are not exact,exact counts (QEMU -icount: one guest instruction per cycle and per ns); HOST_SPEED=1 runs at host speed)
 
 .PHONY: all deps build run test fuzz bench clean
 
@@ -23,6 +32,7 @@ build: deps
 	@scripts/build
 
 run: build
+	@echo "make run: $(PROFILE), $(RUN_NOTE)" >&2
 ifeq ($(strip $(CMD)),)
 	@$(RUN_QEMU)
 else

@@ -84,6 +84,16 @@
  *            other tasks' counts keeps F and X far below this task's own
  *            count.  "unavailable" when the page offers no counter,
  *            "trapped" on SIGILL
+ *        perfops sampleread CONFIG PERIOD READS
+ *            opens raw event CONFIG on this task as a sampling event of
+ *            period PERIOD (no ring buffer: the samples are dropped, the
+ *            overflows and perf's throttling happen all the same), maps
+ *            its first page and reads it READS times as a user-space
+ *            reader following the mmap page would: "reads=N counter=C
+ *            fallback=F read=ok|trapped" (C: reads the page let take from
+ *            the counter, F: reads it sent to read(2), as while the event
+ *            was throttled; trapped: SIGILL, the page offered a counter
+ *            user space could not read), then "count=K" from read(2)
  *        perfops mark
  *            executes one ebreak, a breakpoint trap from user mode that
  *            a trap log (QEMU's -d int) shows, and exits 0: a marker
@@ -650,6 +660,54 @@ static int mapread(const char *name)
 	return 0;
 }
 
+struct sample_read_args {
+	volatile struct perf_event_mmap_page *pc;
+	long reads, counter, fallback;
+};
+
+static int sample_reads(void *p)
+{
+	struct sample_read_args *a = p;
+	uint64_t v;
+	long i;
+
+	for (i = 0; i < a->reads; i++) {
+		if (mmap_read(a->pc, &v))
+			a->fallback++;
+		else
+			a->counter++;
+	}
+	return 0;
+}
+
+static int sampleread(const char *config, long period, long reads)
+{
+	struct perf_event_attr attr;
+	struct sample_read_args a = { .reads = reads };
+	uint64_t count = 0;
+	int fd, ret = 0, t;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_RAW;
+	attr.config = strtoull(config, NULL, 0);
+	attr.sample_period = period;
+	attr.disabled = 1;
+	a.pc = open_attr_mapped(&attr, 0, -1, &fd);
+	if (!a.pc)
+		return 1;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	t = trapped(sample_reads, &a, &ret);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	printf("reads=%ld counter=%ld fallback=%ld read=%s\n",
+	       a.counter + a.fallback, a.counter, a.fallback,
+	       t ? "trapped" : "ok");
+	if (read(fd, &count, sizeof(count)) != sizeof(count))
+		return 1;
+	printf("count=%llu\n", (unsigned long long)count);
+	return 0;
+}
+
 static int read_csr_of(void *p)
 {
 	volatile uint64_t v = read_counter_csr(*(unsigned int *)p);
@@ -815,6 +873,7 @@ static void usage(void)
 			"       perfops rdcounters\n"
 			"       perfops mapread EVENT\n"
 			"       perfops slices EVENT SAMPLES\n"
+			"       perfops sampleread CONFIG PERIOD READS\n"
 			"       perfops mark\n");
 	exit(2);
 }
@@ -873,6 +932,11 @@ int main(int argc, char **argv)
 		if (argc != 4)
 			usage();
 		return guestflag(argv[2], argv[3]);
+	}
+	if (!strcmp(argv[1], "sampleread")) {
+		if (argc != 5 || atol(argv[3]) < 1 || atol(argv[4]) < 1)
+			usage();
+		return sampleread(argv[2], atol(argv[3]), atol(argv[4]));
 	}
 	if (!strcmp(argv[1], "slices")) {
 		if (argc != 4 || atol(argv[3]) < 1)

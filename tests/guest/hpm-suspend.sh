@@ -186,3 +186,98 @@ else
 	not_ok "after a suspend perf stat counts cycles and instructions (within 1 % of the loop)"
 	diag "loop $expected, cycles '$cyc', instructions '$insn'" "$sec"
 fi
+
+# --- e: a suspend with no perf event open costs the HPM driver no SBI
+# call.  cpuidle's non-retentive states raise the same CPU PM exit as a
+# suspend, at every idle exit, so its notifier must leave the restore to
+# the next event that starts.  The same suspend (perf_user_access 1, no
+# event open) under QEMU's trap log on both firmwares: the ecalls from
+# S-mode (cause 9) between two user-mode breakpoints (perfops mark)
+# around it, on pristine OpenSBI v1.9 (the SBI PMU driver, whose notifier
+# does nothing without an event) and on OpenSBI v1.9 + HPM (the HPM
+# driver), must be the same number: the system suspend call and what the
+# kernel does around it.  Before the fix the HPM driver made two or more
+# (GET_MCOUNTINHIBIT, GET_MCOUNTEREN, ...).
+declare -A pm_calls
+for fw in opensbi hpm; do
+	pm_calls[$fw]=error
+	trap_log="$tmp/trap.$fw"
+	if HPM_QEMU_EXTRA="-d int -D $trap_log" guest_run "$tmp/pm.$fw" --profile u74 \
+		--firmware "$fw" --icount-shift 2 --suspend-test --extra "$tmp/extra" \
+		--timeout 400 -- sh -c "perfops mark; sh suspend; perfops mark"; then
+		n=$(awk '/cause:0000000000000003, epc:0x00000000[0-7]/ { m++; next }
+			/cause:0000000000000009,/ && m == 1 { c++ }
+			END { if (m == 2) print c + 0 }' "$trap_log")
+		rc=$(sed -n 's/^suspend_rc=//p' "$tmp/pm.$fw")
+		[ "$rc" = 0 ] && is_number "$n" && pm_calls[$fw]=$n
+	fi
+	rm -f "$trap_log"
+done
+if is_number "${pm_calls[opensbi]}" && [ "${pm_calls[hpm]}" = "${pm_calls[opensbi]}" ]; then
+	ok "a suspend with no event: ${pm_calls[hpm]} ecalls with the HPM driver, as with the SBI PMU driver (${pm_calls[opensbi]})"
+else
+	not_ok "a suspend with no event: as many ecalls with the HPM driver as with the SBI PMU driver (HPM: ${pm_calls[hpm]}, SBI PMU: ${pm_calls[opensbi]})"
+	diag "$(tail -n 5 "$tmp/pm.hpm")" "$(tail -n 5 "$tmp/pm.opensbi")"
+fi
+
+# --- f: across a suspend to RAM on a hart with Sscofpmf and Smcntrpmf
+# (virt, OpenSBI v1.9 + HPM: the HPM driver samples and filters there),
+# a sampling event and mode-filtered fixed-counter events go on right
+# after it: the warm boot inhibits the counters and clears mcyclecfg and
+# minstretcfg, so the driver must load the sampling counter again, clear
+# its OF and write the filters again.
+#  - perf record -e r2 -c 100000 of "knownloop; suspend; knownloop": each
+#    of the two loop processes takes its loop's 10^7 instructions /
+#    100000 samples, 100, and a few for its start (at most 106), the
+#    second within 2 of the first;
+#  - perf stat -e cycles:u -e instructions:u of the same: instructions:u
+#    is twice a lone loop's count plus the shells' and the suspend
+#    script's user instructions (under 10^6: a counter not started again
+#    would miss the second loop); with --icount-shift 2 a cycle is 4 ns
+#    and an instruction takes 4 ns, so cycles:u is 4 * instructions:u
+#    within 1 % (a filter lost at the warm boot would add the kernel's
+#    suspend and resume path, 5 % of it).
+. "$TOP/qemu-config/virt.conf"
+sus_iter=5000000	# 10^7 loop instructions, 100 samples per loop
+out="$tmp/sscofpmf"
+if HPM_QEMU_EXTRA="-cpu $QEMU_CPU64,sscofpmf=true,smcntrpmf=true" guest_run "$out" \
+	--profile virt --firmware hpm --icount-shift 2 --suspend-test --extra "$tmp/extra" \
+	--timeout 400 -- sh -c "
+	echo '== dmesg'; dmesg | grep 'riscv-pmu-hpm: .*counters'
+	echo '== record'
+	perf record -o /tmp/p.data -e r2 -c 100000 sh -c 'knownloop $sus_iter; sh suspend; knownloop $sus_iter' 2>/dev/null
+	perf script -i /tmp/p.data -F comm,pid 2>/dev/null | awk '\$1 == \"knownloop\" { n[\$2]++ } END { for (p in n) print \"pid\", p, n[p] }' | sort -n -k2
+	echo '== lone'
+	perf stat -x';' -o /tmp/s -e instructions:u knownloop $sus_iter; cat /tmp/s
+	echo '== stat'
+	perf stat -x';' -o /tmp/s -e cycles:u -e instructions:u sh -c 'knownloop $sus_iter; sh suspend; knownloop $sus_iter'; cat /tmp/s
+	echo '== end'
+	"; then
+	rcs=$(sed -n 's/^suspend_rc=//p' "$out" | tr '\n' ' ')
+	sec=$(section record "$out")
+	mapfile -t per_loop < <(awk '$1 == "pid" { print $3 }' <<<"$sec")
+	a=${per_loop[0]:-} b=${per_loop[1]:-}
+	if [ "$rcs" = "0 0 " ] && grep -q 'sampling' <<<"$(section dmesg "$out")" &&
+		[ ${#per_loop[@]} = 2 ] && is_number "$a" && is_number "$b" &&
+		[ "$a" -ge 100 ] && [ "$a" -le 106 ] && [ "$b" -ge 100 ] && [ "$b" -le 106 ] &&
+		[ $((a - b)) -le 2 ] && [ $((b - a)) -le 2 ]; then
+		ok "Sscofpmf+Smcntrpmf: perf record -e r2 -c 100000 across a suspend: $a samples for the loop before it, $b for the one after"
+	else
+		not_ok "Sscofpmf+Smcntrpmf: perf record -e r2 -c 100000 across a suspend: 100 to 106 samples for each loop (got '${per_loop[*]}', suspends '$rcs')"
+		diag "$sec" "$(section dmesg "$out")"
+	fi
+	lone=$(section lone "$out" | field 1 instructions:u)
+	iu=$(section stat "$out" | field 1 instructions:u)
+	cu=$(section stat "$out" | field 1 cycles:u)
+	if is_number "$lone" && is_number "$iu" && is_number "$cu" &&
+		[ "$iu" -ge $((2 * lone)) ] && [ "$iu" -le $((2 * lone + 1000000)) ] &&
+		within_pct "$cu" $((4 * iu)) 1; then
+		ok "Sscofpmf+Smcntrpmf: across a suspend instructions:u $iu (lone loop $lone) and cycles:u $cu = 4 * instructions:u"
+	else
+		not_ok "Sscofpmf+Smcntrpmf: across a suspend instructions:u twice a lone loop's plus under 10^6, cycles:u 4 * instructions:u within 1 % (got '$iu', lone '$lone', '$cu')"
+		diag "$(section lone "$out")" "$(section stat "$out")"
+	fi
+else
+	not_ok "virt with Sscofpmf and Smcntrpmf --suspend-test: guest suspends twice with a sampling and filtered events"
+	diag "$(tail -n 30 "$out")"
+fi
