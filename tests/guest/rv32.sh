@@ -100,7 +100,7 @@ known() {
 	esac
 }
 
-run hpm hpm -- driver count filter sample mmap boundary
+run hpm hpm -- driver count filter sample mmap boundary probe
 run sbi opensbi -- driver count filter mmap boundary
 run sbi-sample opensbi -- sample
 run hpm40 hpm --overlay "$TOP/tests/overlays/hpm-40bit.dtso" -- driver width=40 count mmap boundary
