@@ -30,14 +30,20 @@
 # the same, so that an HPM driver ignoring filters or mis-reading a
 # carry would still fail here.
 #
-# Known failure, left in place: the HPM driver's sampling on QEMU 10
-# RV32.  After the first overflow the running counter reads
-# ffffffff:000xxxxx (no carry), the driver's update takes that as a
-# count of about -2^32, finds the period not used up, takes no sample
-# and reloads the counter about 2^32 away: one LCOFI, no sample, a
-# negative count.  The SBI PMU driver stops the counters (SBI
-# COUNTER_STOP, mcountinhibit) before it reads them, and QEMU's stopped
-# counter holds the carried value.
+# Known failures, left in place and marked: the HPM driver's sampling,
+# and its count of a period that crosses the lower half's wrap, on QEMU
+# 10 RV32.  Both come from the running counter's missing carry, and the
+# HPM driver reads its counters running, also when an event stops (an
+# ioctl's stop comes between pmu_disable and pmu_enable, so ctr_stop only
+# records it, riscv_pmu_stop() reads the counter, and the INHIBIT_SET
+# follows at pmu_enable): the count is 2^32 short (at 40 bits, 2^40 -
+# 2^32 + the loop).  Sampling: after the first overflow the running
+# counter reads ffffffff:000xxxxx, the driver's update takes that as
+# about -2^32 counts, finds the period not used up, takes no sample and
+# reloads the counter about 2^32 away: one LCOFI, no sample, a negative
+# count (hpm32's probe shows the counter).  The SBI PMU driver stops the
+# counters (SBI COUNTER_STOP, mcountinhibit) before it reads them, and
+# QEMU's stopped counter holds the carried value: its counts are right.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -97,6 +103,8 @@ known() {
 	case $1:$2 in
 	"HPM driver"*:"not ok - sample "*)
 		echo " [known failure: the HPM driver's sampling on QEMU 10 RV32, whose running counters do not carry the lower half into the upper one; the driver reads them running (issue 21)]" ;;
+	"HPM driver"*:"not ok - boundary: read(2) after disabling"*)
+		echo " [known failure: QEMU 10 RV32's running counter misses the carry, and the HPM driver reads it running when the event stops; the SBI PMU driver stops it first and gets the loop's count (issue 21)]" ;;
 	esac
 }
 
