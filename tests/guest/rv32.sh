@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# The RV32 guest (issue 21): the same patched kernel built for RV32
+# (scripts/build-rv32), whose /init is guest/rv32/hpm32.c, a static
+# nolibc program (Debian has no riscv32 userland) that runs the checks
+# below and prints them; this suite relays them, each named after the
+# driver and the run.  QEMU virt RV32, one hart, -icount, Sscofpmf and
+# Smcntrpmf (as tests/guest/hpm-sampling.sh on RV64), with a device tree
+# whose riscv,pmu node maps raw 0x1 and 0x2 to hpmcounter3..18 (pristine
+# OpenSBI counts raw events only where it says so).  Three boots:
+#
+#  1. OpenSBI v1.9 + HPM, the HPM driver: count, filter, sample, mmap,
+#     boundary (hpm32.c says what each checks and its bounds);
+#  2. pristine OpenSBI v1.9, the SBI PMU driver, side by side: count,
+#     filter, mmap, boundary; its sampling figures are printed, not
+#     checked;
+#  3. the HPM driver with the programmable counters given 40 bits
+#     (tests/overlays/hpm-40bit.dtso): pmc_width 40 in the user page,
+#     count, mmap and boundary.
+#
+# QEMU 10.0.2 on RV32 (target/riscv/csr.c, riscv_pmu_ctr_get_fixed_
+# counters_val() and riscv_pmu_read_ctr()) computes each half of a
+# running counter on its own: the lower half with the lower half of
+# mhpmevent / mcyclecfg / minstretcfg as its mode filter, where RV32 has
+# no mode bits, so it counts every mode whatever the filter; and without
+# the carry of the lower half into the upper one.  So on this QEMU the
+# mode-filter checks and the counts across a carry cannot hold for any
+# driver: hpm32 finds it out (a filter probe, the counter's upper half
+# around a wrap), prints what it leaves out as "#" lines (not counted),
+# and this suite checks that the SBI PMU driver on the same hart shows
+# the same, so that an HPM driver ignoring filters or mis-reading a
+# carry would still fail here.
+#
+# Known failures, left in place and marked: the HPM driver's sampling,
+# and its count of a period that crosses the lower half's wrap, on QEMU
+# 10 RV32.  Both come from the running counter's missing carry, and the
+# HPM driver reads its counters running, also when an event stops (an
+# ioctl's stop comes between pmu_disable and pmu_enable, so ctr_stop only
+# records it, riscv_pmu_stop() reads the counter, and the INHIBIT_SET
+# follows at pmu_enable): the count is 2^32 short (at 40 bits, 2^40 -
+# 2^32 + the loop).  Sampling: after the first overflow the running
+# counter reads ffffffff:000xxxxx, the driver's update takes that as
+# about -2^32 counts, finds the period not used up, takes no sample and
+# reloads the counter about 2^32 away: one LCOFI, no sample, a negative
+# count (hpm32's probe shows the counter).  The SBI PMU driver stops the
+# counters (SBI COUNTER_STOP, mcountinhibit) before it reads them, and
+# QEMU's stopped counter holds the carried value: its counts are right.
+. "$(dirname "$0")/../lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+. "$TOP/qemu-config/virt.conf"
+export HPM_QEMU_EXTRA="-cpu $QEMU_CPU32,sscofpmf=true,smcntrpmf=true"
+dtb="$tmp/rv32.dtb"
+if ! "$RUN_QEMU" --profile virt --rv32 --icount --dump-dtb "$dtb" ||
+	! fdtput -t x "$dtb" /pmu riscv,raw-event-to-mhpmcounters \
+		0 1 ffffffff ffffffff 7fff8 0 2 ffffffff ffffffff 7fff8; then
+	not_ok "RV32 virt with Sscofpmf: device tree with a raw-event map"
+	exit 0
+fi
+
+# run NAME FIRMWARE [RUN-QEMU OPTIONS...] -- CHECKS...: one boot, its
+# console in $tmp/NAME; the status in $tmp/NAME.rc.
+run() {
+	local name=$1 fw=$2
+	shift 2
+	guest_run "$tmp/$name" --profile virt --rv32 --icount --smp 1 \
+		--firmware "$fw" --dtb "$dtb" "$@"
+	echo $? >"$tmp/$name.rc"
+}
+
+# relay NAME LABEL [figures]: hpm32's lines of run NAME, checks named
+# LABEL: ...; "figures": its checks printed as "#" lines, not counted.
+# The run must have ended (status 0, or 1 with a failed check) and
+# printed as many checks as its plan says.
+relay() {
+	local name=$1 label=$2 figures=${3:-} out="$tmp/$1" rc plan n
+	rc=$(cat "$out.rc")
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$out" | tail -n 1)
+	n=$(grep -c '^\(not \)\{0,1\}ok - ' "$out")
+	if { [ "$rc" != 0 ] && [ "$rc" != 1 ]; } || [ -z "$plan" ] || [ "$plan" != "$n" ]; then
+		not_ok "$label: the RV32 guest runs its checks to the end (status $rc, plan '${plan:-none}', $n checks)"
+		diag "$(tail -n 30 "$out")"
+		return
+	fi
+	ok "$label: the RV32 guest runs its checks to the end ($n checks)"
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*|"not ok - "*)
+			if [ -n "$figures" ]; then
+				echo "# $label, figure (not a check): $line"
+			else
+				case $line in ok*) echo "ok - $label: ${line#ok - }" ;;
+				*) echo "not ok - $label: ${line#not ok - }$(known "$label" "$line")" ;;
+				esac
+			fi ;;
+		"#"*) echo "# $label: ${line#\# }" ;;
+		esac
+	done <"$out"
+}
+
+# known LABEL LINE: the marker of a known failure (see the header).
+known() {
+	case $1:$2 in
+	"HPM driver"*:"not ok - sample "*)
+		echo " [known failure: the HPM driver's sampling on QEMU 10 RV32, whose running counters do not carry the lower half into the upper one; the driver reads them running (issue 21)]" ;;
+	"HPM driver"*:"not ok - boundary: read(2) after disabling"*)
+		echo " [known failure: QEMU 10 RV32's running counter misses the carry, and the HPM driver reads it running when the event stops; the SBI PMU driver stops it first and gets the loop's count (issue 21)]" ;;
+	esac
+}
+
+run hpm hpm -- driver count filter sample mmap boundary probe
+run sbi opensbi -- driver count filter mmap boundary
+run sbi-sample opensbi -- sample
+run hpm40 hpm --overlay "$TOP/tests/overlays/hpm-40bit.dtso" -- driver width=40 count mmap boundary
+
+check "the HPM firmware's guest is served by the HPM driver" grep -qx '# driver=hpm' "$tmp/hpm"
+check "pristine OpenSBI's guest is served by the SBI PMU driver" grep -qx '# driver=sbi' "$tmp/sbi"
+check "the HPM firmware's guest with 40-bit counters is served by the HPM driver, narrowest 40 bits" \
+	grep -q 'riscv-pmu-hpm: .*narrowest 40 bits' "$tmp/hpm40"
+relay hpm "HPM driver"
+relay sbi "SBI PMU driver"
+relay sbi-sample "SBI PMU driver, sampling" figures
+relay hpm40 "HPM driver, 40-bit counters"
+
+# What hpm32 left out must be the hart's doing, not the HPM driver's:
+# the SBI PMU driver on the same hart must show the same.
+nofilter='the hart does not filter the lower half of its counters by mode'
+if grep -q "$nofilter" "$tmp/hpm"; then
+	if grep -q "$nofilter" "$tmp/sbi"; then
+		ok "the filter checks left out on the HPM driver (exclude_user counted the user loop) are left out on the SBI PMU driver too: the hart's (QEMU 10 RV32's lower halves count every mode)"
+	else
+		not_ok "the HPM driver's exclude_user counts the user loop where the SBI PMU driver's does not: the HPM driver ignores the mode filter on RV32"
+	fi
+	diag "$(grep -h 'filter probe' "$tmp/hpm" "$tmp/sbi")"
+fi
+nocarry='the hart did not carry'
+for f in hpm hpm40; do
+	if grep -q "$nocarry" "$tmp/$f"; then
+		if grep -q "$nocarry" "$tmp/sbi"; then
+			ok "boundary ($f): the carry the counter missed is missed on the SBI PMU driver too: the hart's (QEMU 10 RV32)"
+		else
+			not_ok "boundary ($f): the counter missed its carry on the HPM driver but not on the SBI PMU driver"
+		fi
+		diag "$(grep -h '^# boundary' "$tmp/$f" "$tmp/sbi")"
+	fi
+done
