@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # KVM guests and the PMU drivers (issue 21): the guest kernel with KVM
 # (scripts/build-kvm: build/guest/kvm/Image) on QEMU virt with the H
-# extension, Sscofpmf and Ssaia, under -icount, on pristine OpenSBI v1.9
+# extension, Sscofpmf and Ssaia, under -icount shift=4, on pristine OpenSBI v1.9
 # (upstream's SBI PMU driver serves perf and KVM) and on OpenSBI v1.9
 # with the HPM patch (the HPM driver; KVM asks it for its counters
 # through riscv_pmu_get_hpm_info() -> riscv_pmu_hpm_get_info()):
@@ -28,13 +28,13 @@
 #    ("Sscofpmf is not available") and exits 4.  The machine keeps its
 #    PLIC (aia=none): KVM reports "AIA available with 0 guest external
 #    interrupts", enough for the SBI PMU.
-#  - -icount shift=4, not 0: with shift=0 the overflow interrupts in the
-#    KVM guest come late, about one per 4 ms timer tick (4 M
-#    instructions): 5 overflows for 2 * 10^7 loop instructions at a
-#    period of 10^5 where shift=4 gives all 200; and sbi_pmu_test's two
-#    2-second udelay()s busy-wait 4 * 10^9 instructions (about 30 s of
-#    host time), 2.5 * 10^8 with shift=4.  instret counts instructions
-#    whatever the shift.
+#  - -icount shift=4, not 0: with shift=0 most overflow interrupts
+#    never reach the KVM guest (measured on both drivers: 0 for 2 * 10^6
+#    loop instructions and 5 for 2 * 10^7 at a period of 10^5, 4 for
+#    2 * 10^7 at 10^6, where shift=4 gives all 20, 200 and 20; the
+#    counts stay exact), and sbi_pmu_test's two 2-second udelay()s
+#    busy-wait 4 * 10^9 instructions (a 37 s guest run, against 3.5 s
+#    with shift=4).  instret counts instructions whatever the shift.
 #
 # Known failure: on the HPM driver the count with overflows is about
 # twice the loop's (one period too many per overflow) until the driver's
