@@ -30,7 +30,7 @@
  * The host side prints the guest's total against 2 * ITERATIONS and
  * judges it.  What the counter counts beyond the loop is the guest's own
  * code between the start and stop calls: the ecall wrappers' return and
- * entry paths (an ecall that traps does not retire), and per overflow
+ * entry paths (an ecall does not retire, per the ISA), and per overflow
  * the interrupt path: the library's vector saves and restores the
  * registers, routes to the handler, which makes three SBI calls.  The
  * host's own work (HS mode: KVM, perf, the PMU driver; M mode) is not
@@ -38,7 +38,9 @@
  * on Sscofpmf).  Measured under QEMU 10 -icount (instret is the
  * instruction count there; without -icount it follows the host clock):
  * 33 instructions beyond the loop without overflow, 136 more per
- * overflow, on both PMU drivers.  Hence the bounds
+ * overflow, on the SBI PMU driver and on the HPM driver with its
+ * overflow path fixed (prototyped: the event marked stopped and up to
+ * date around perf_event_overflow()).  Hence the bounds
  *
  *   0 <= count - 2 * ITERATIONS <= FIXED_SLACK + overflows * OVF_SLACK
  *
