@@ -595,18 +595,21 @@ static void do_mmap(void)
  * upper one (at any width above 33 bits).  A 10^5-iteration loop takes
  * it across, with no overflow.  Counted in user mode only where the hart
  * filters (else in every mode).  Checked: the counter's lower half
- * wrapped during the loop, no sample came, and read(2) once the event is
+ * wrapped during the loop and no sample came; and where the hart carried
+ * the wrap into the upper half, read(2) (the kernel reads both halves)
+ * and the user page agree around it, the page reads differ by the loop's
+ * 2N plus the page-read code (at most 64), and read(2) once the event is
  * disabled counts the loop's 2N (plus at most 64 filtered, 20000
- * unfiltered); and where the hart carried the wrap into the upper half,
- * read(2) (the kernel reads both halves) and the user page agree around
- * it and the page reads differ by the loop's 2N plus the page-read code
- * (at most 64).  QEMU 10.0.2 on RV32 does not carry a written lower
- * half into the upper one (it computes each half on its own from its
- * own snapshot): the running counter's value is then 2^32 short (and
- * at 40 bits the kernel's count, modulo 2^40, and the page's,
- * sign-extended, differ); the checks on reads of the running counter
- * are left out, and tests/guest/rv32.sh asks the SBI PMU
- * driver's run to show the same.
+ * unfiltered).  QEMU 10.0.2 on RV32 does not carry a written lower half
+ * into the upper one (it computes each half on its own from its own
+ * snapshot): the running counter's value is then 2^32 short (and at 40
+ * bits the kernel's count, modulo 2^40, and the page's, sign-extended,
+ * differ); the checks on the counts across the carry are left out there
+ * (read(2)'s count after disabling is printed: right on a driver that
+ * stops the counter before reading it, 2^32 short on one that reads it
+ * running, as the HPM driver does, which is right on hardware that
+ * carries), and tests/guest/rv32.sh asks the SBI PMU driver's run to
+ * show the same.
  */
 static void do_boundary(void)
 {
@@ -688,12 +691,15 @@ static void do_boundary(void)
 	 * carried value in a stopped counter: a driver that reads the
 	 * counter stopped gets it right there too.
 	 */
-	if (wrapped)
+	if (carried)
 		check(c >= 2 * (s64)n && c <= 2 * (s64)n + (filt ? 64 : 20000),
 		      "boundary: read(2) after disabling counts the loop across the wrap, 2N = %lu plus at most %d (%s): %lld",
 		      2 * n, filt ? 64 : 20000,
 		      filt ? "exclude_kernel" : "unfiltered: the syscalls' kernel instructions",
 		      c);
+	else if (wrapped)
+		printf("# boundary: read(2) after disabling: %lld for 2N = %lu (not checked: the hart did not carry; a driver that reads the counter while it runs, as the HPM driver does, is 2^32 short there, one that stops it first is not)\n",
+		       c, 2 * n);
 	munmap((void *)pc, len);
 	close(fd);
 }
