@@ -120,32 +120,12 @@ for fw in "${firmwares[@]}"; do
 	echo "$?" >"$tmp/$fw.rc"
 done
 
-# serving FILE: the driver that registered the cpu PMU, from dmesg and
-# sysfs: "hpm" (riscv-pmu-hpm registers counters; its format has no
-# "firmware" field), "sbi" (riscv-pmu-sbi found its counters and the
-# format has the firmware field), else "unknown".
-serving() {
-	local log fmt
-	log=$(section dmesg "$1") fmt=$(section format "$1")
-	if grep -Eq 'riscv-pmu-hpm: [0-9]+ counters' <<<"$log" &&
-		! grep -Eq 'riscv-pmu-sbi: [0-9]+ firmware and [0-9]+ hardware counters' <<<"$log" &&
-		grep -qx event <<<"$fmt" && ! grep -qx firmware <<<"$fmt"; then
-		echo hpm
-	elif grep -Eq 'riscv-pmu-sbi: [0-9]+ firmware and [0-9]+ hardware counters' <<<"$log" &&
-		! grep -Eq 'riscv-pmu-hpm: [0-9]+ counters' <<<"$log" &&
-		grep -qx firmware <<<"$fmt"; then
-		echo sbi
-	else
-		echo unknown
-	fi
-}
-
 declare -A drv
 booted=()
 for fw in "${firmwares[@]}"; do
 	if [ "$(cat "$tmp/$fw.rc")" = 0 ] && grep -q '^== end$' "$tmp/$fw"; then
 		booted+=("$fw")
-		drv[$fw]=$(serving "$tmp/$fw")
+		drv[$fw]=$(serving_driver "$tmp/$fw")
 	else
 		not_ok "${fwname[$fw]}, virt with Sscofpmf and Smcntrpmf: guest runs the sampling checks"
 		diag "$(tail -n 30 "$tmp/$fw")"

@@ -78,24 +78,6 @@ for fw in "${firmwares[@]}"; do
 	echo "$?" >"$tmp/$fw.rc"
 done
 
-# serving FILE: the driver that registered the cpu PMU (as in
-# hpm-sampling.sh): "hpm", "sbi" or "unknown".
-serving() {
-	local log fmt
-	log=$(section dmesg "$1") fmt=$(section format "$1")
-	if grep -Eq 'riscv-pmu-hpm: [0-9]+ counters' <<<"$log" &&
-		! grep -Eq 'riscv-pmu-sbi: [0-9]+ firmware and [0-9]+ hardware counters' <<<"$log" &&
-		! grep -qx firmware <<<"$fmt"; then
-		echo hpm
-	elif grep -Eq 'riscv-pmu-sbi: [0-9]+ firmware and [0-9]+ hardware counters' <<<"$log" &&
-		! grep -Eq 'riscv-pmu-hpm: [0-9]+ counters' <<<"$log" &&
-		grep -qx firmware <<<"$fmt"; then
-		echo sbi
-	else
-		echo unknown
-	fi
-}
-
 # val FW SECTION KEY: KEY=value in that section of FW's output.
 val() { section "$2" "$tmp/$1" | grep -o "\<$3=[^ ]*" | head -n1 | cut -d= -f2; }
 
@@ -108,7 +90,7 @@ for fw in "${firmwares[@]}"; do
 		continue
 	fi
 
-	drv=$(serving "$out")
+	drv=$(serving_driver "$out")
 	if [ "$drv" = "${want[$fw]}" ] && section dev "$out" | grep -qx kvm=yes &&
 		section dmesg "$out" | grep -q 'kvm \[1\]: hypervisor extension available'; then
 		ok "$name: $drv driver serves perf, KVM has the H extension (/dev/kvm)"
