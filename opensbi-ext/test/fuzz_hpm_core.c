@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hart_model.h"
+#include "hpm_abi_errors.h"
 
 struct input {
 	const unsigned char *data;
@@ -35,48 +36,6 @@ static void violation(const char *what, unsigned long fid)
 	fprintf(stderr, "HPM core invariant broken after FID %lu: %s\n", fid,
 		what);
 	abort();
-}
-
-/* The errors each function may return (bit -err). */
-static unsigned int allowed_errors(unsigned long fid)
-{
-	const unsigned int inv = 1U << 3, ns = 1U << 2, den = 1U << 4;
-
-	switch (fid) {
-	case SBI_EXT_HPM_GET_MEVENT:
-	case SBI_EXT_HPM_SET_MEVENT:
-	case SBI_EXT_HPM_GET_MEVENTH:
-	case SBI_EXT_HPM_SET_MEVENTH:
-	case SBI_EXT_HPM_GET_CTRCFG:
-	case SBI_EXT_HPM_SET_CTRCFG:
-	case SBI_EXT_HPM_GET_MCOUNTER:
-	case SBI_EXT_HPM_GET_UCOUNTER:
-	case SBI_EXT_HPM_GET_WIDTH:
-		return inv | ns;
-	case SBI_EXT_HPM_SET_MCOUNTER:
-	case SBI_EXT_HPM_SET_UCOUNTER:
-		return inv | ns | den;
-	case SBI_EXT_HPM_GET_MCOUNTERH:
-		return HPM_XLEN == 32 ? inv | ns : ns;
-	case SBI_EXT_HPM_SET_MCOUNTERH:
-		return HPM_XLEN == 32 ? inv | ns | den : ns;
-	case SBI_EXT_HPM_SET_MCOUNTEREN:
-		return den;
-	case SBI_EXT_HPM_GET_MCOUNTINHIBIT:
-	case SBI_EXT_HPM_INHIBIT_CLEAR:
-		return ns;
-	case SBI_EXT_HPM_SET_MCOUNTINHIBIT:
-	case SBI_EXT_HPM_INHIBIT_SET:
-	case SBI_EXT_HPM_COUNTER_START:
-		return ns | den;
-	case SBI_EXT_HPM_GET_MCOUNTEREN:
-	case SBI_EXT_HPM_GET_SCOUNTEREN:
-	case SBI_EXT_HPM_SET_SCOUNTEREN:
-	case SBI_EXT_HPM_GET_INFO:
-		return 0;
-	default:
-		return ns;
-	}
 }
 
 /* The DENIED rules: calls that must never succeed. */
@@ -241,7 +200,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		if (!(model.mcounteren & SBI_HPM_TIME_BIT))
 			violation("mcounteren.TM cleared", fid);
 		if (err > 0 || err < -4 ||
-		    (err && !((allowed_errors(fid) >> -err) & 1)))
+		    (err && !((hpm_allowed_errors(fid, HPM_XLEN) >> -err) & 1)))
 			violation("error outside the allowed set", fid);
 		if (err && value)
 			violation("a failed call returned a value", fid);
