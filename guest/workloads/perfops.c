@@ -94,6 +94,13 @@
  *            the counter, F: reads it sent to read(2), as while the event
  *            was throttled; trapped: SIGILL, the page offered a counter
  *            user space could not read), then "count=K" from read(2)
+ *        perfops capfirst EVENT
+ *            opens EVENT (as for ops) on this task disabled, maps it and
+ *            prints what its first page says before the event is
+ *            enabled, as a self-monitoring library checks it:
+ *            "before cap_user_rdpmc=C index=I", then enables it and
+ *            prints "after cap_user_rdpmc=C index=I read=ok|trapped|
+ *            unavailable"
  *        perfops mark
  *            executes one ebreak, a breakpoint trap from user mode that
  *            a trap log (QEMU's -d int) shows, and exits 0: a marker
@@ -660,6 +667,32 @@ static int mapread(const char *name)
 	return 0;
 }
 
+static int capfirst(const char *name)
+{
+	struct perf_event_attr attr;
+	struct mmap_read_args a;
+	int fd, ret = -1;
+
+	if (parse_event(name, &attr)) {
+		fprintf(stderr, "perfops: bad event %s\n", name);
+		return 2;
+	}
+	attr.disabled = 1;
+	a.pc = open_attr_mapped(&attr, 0, -1, &fd);
+	if (!a.pc)
+		return 1;
+	printf("before cap_user_rdpmc=%d index=%u\n", (int)a.pc->cap_user_rdpmc,
+	       a.pc->index);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	printf("after cap_user_rdpmc=%d index=%u read=", (int)a.pc->cap_user_rdpmc,
+	       a.pc->index);
+	if (trapped(mmap_read_once, &a, &ret))
+		printf("trapped\n");
+	else
+		printf("%s\n", ret ? "unavailable" : "ok");
+	return 0;
+}
+
 struct sample_read_args {
 	volatile struct perf_event_mmap_page *pc;
 	long reads, counter, fallback;
@@ -874,6 +907,7 @@ static void usage(void)
 			"       perfops mapread EVENT\n"
 			"       perfops slices EVENT SAMPLES\n"
 			"       perfops sampleread CONFIG PERIOD READS\n"
+			"       perfops capfirst EVENT\n"
 			"       perfops mark\n");
 	exit(2);
 }
@@ -932,6 +966,11 @@ int main(int argc, char **argv)
 		if (argc != 4)
 			usage();
 		return guestflag(argv[2], argv[3]);
+	}
+	if (!strcmp(argv[1], "capfirst")) {
+		if (argc != 3)
+			usage();
+		return capfirst(argv[2]);
 	}
 	if (!strcmp(argv[1], "sampleread")) {
 		if (argc != 5 || atol(argv[3]) < 1 || atol(argv[4]) < 1)
