@@ -312,6 +312,21 @@ static int mmap_read_twice(void *p)
 	return a->last > a->first ? 0 : -1;
 }
 
+/*
+ * Run the page reader fn on a and print how it went: "trapped" (SIGILL,
+ * the page offered a counter user space may not read), "unavailable"
+ * (the page offered none, or the count did not grow) or "ok".
+ */
+static void print_read_verdict(int (*fn)(void *), struct mmap_read_args *a)
+{
+	int ret = -1;
+
+	if (trapped(fn, a, &ret))
+		printf("trapped\n");
+	else
+		printf("%s\n", ret ? "unavailable" : "ok");
+}
+
 static int read_cycle(void *p)
 {
 	(void)p;
@@ -621,7 +636,6 @@ static int pin_cpu0(void)
 static int cpuwide(const char *config)
 {
 	struct mmap_read_args a;
-	int ret = -1;
 
 	if (pin_cpu0())
 		return 1;
@@ -630,10 +644,7 @@ static int cpuwide(const char *config)
 		return 1;
 	printf("counter=%d user_rdpmc=%d read=", (int)a.pc->index - 1,
 	       (int)a.pc->cap_user_rdpmc);
-	if (trapped(mmap_read_twice, &a, &ret))
-		printf("trapped\n");
-	else
-		printf("%s\n", ret ? "unavailable" : "ok");
+	print_read_verdict(mmap_read_twice, &a);
 	return 0;
 }
 
@@ -649,7 +660,6 @@ static int mapread(const char *name)
 {
 	struct perf_event_attr attr;
 	struct mmap_read_args a;
-	int ret = -1;
 
 	if (parse_event(name, &attr)) {
 		fprintf(stderr, "perfops: bad event %s\n", name);
@@ -660,10 +670,7 @@ static int mapread(const char *name)
 		return 1;
 	printf("counter=%d user_rdpmc=%d read=", (int)a.pc->index - 1,
 	       (int)a.pc->cap_user_rdpmc);
-	if (trapped(mmap_read_once, &a, &ret))
-		printf("trapped\n");
-	else
-		printf("%s\n", ret ? "unavailable" : "ok");
+	print_read_verdict(mmap_read_once, &a);
 	return 0;
 }
 
@@ -671,7 +678,7 @@ static int capfirst(const char *name)
 {
 	struct perf_event_attr attr;
 	struct mmap_read_args a;
-	int fd, ret = -1;
+	int fd;
 
 	if (parse_event(name, &attr)) {
 		fprintf(stderr, "perfops: bad event %s\n", name);
@@ -686,10 +693,7 @@ static int capfirst(const char *name)
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	printf("after cap_user_rdpmc=%d index=%u read=", (int)a.pc->cap_user_rdpmc,
 	       a.pc->index);
-	if (trapped(mmap_read_once, &a, &ret))
-		printf("trapped\n");
-	else
-		printf("%s\n", ret ? "unavailable" : "ok");
+	print_read_verdict(mmap_read_once, &a);
 	return 0;
 }
 
