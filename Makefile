@@ -1,12 +1,14 @@
 # riscv-hpm-perf: RISC-V hardware performance counters for Linux perf.
 #
 #   make run [PROFILE=virt|u74|cva6|cva6-fixed] [CMD='perf stat ...'] [FIRMWARE=...]
-#            [HOST_SPEED=1]
+#            [HOST_SPEED=1] [LINUX=7.2|6.12]
 #   make test        every test; ends with "N passed, N failed"
 #   make build       kernel, perf, firmware, workloads, initramfs
 #   make deps        the Debian packages (needs root or sudo)
 #   make fuzz        the HPM core fuzzer, FUZZ_SECONDS (default 300)
 #   make bench       benchmarks (bench/)
+#   make check-series  every patch of both kernels' series built W=1 on its
+#                    own (RV64, RV32), as git bisect meets it
 PROFILE ?= virt
 FIRMWARE ?=
 CMD ?=
@@ -14,14 +16,17 @@ CMD ?=
 # instructions exactly (without it QEMU derives both from the host's
 # clock).  HOST_SPEED=1: as fast as the host allows, counts inexact.
 HOST_SPEED ?=
+# The guest's Linux: 7.2 (mainline, the primary series) or 6.12 (Debian
+# stable's, the backport).
+LINUX ?= 7.2
 
 , := ,
 HOST_SPEED_ON = $(filter 1 y yes on true,$(HOST_SPEED))
-RUN_QEMU = scripts/run-qemu --profile $(PROFILE) $(if $(FIRMWARE),--firmware $(FIRMWARE)) \
+RUN_QEMU = scripts/run-qemu --profile $(PROFILE) --linux $(LINUX) $(if $(FIRMWARE),--firmware $(FIRMWARE)) \
 	$(if $(HOST_SPEED_ON),,--icount)
 RUN_NOTE = $(if $(HOST_SPEED_ON),host speed (HOST_SPEED=1): cycle and instret follow the host clock$(,) counts are not exact,exact counts (QEMU -icount: one guest instruction per cycle and per ns); HOST_SPEED=1 runs at host speed)
 
-.PHONY: all deps build run test fuzz bench clean
+.PHONY: all deps build run test fuzz bench clean check-series
 
 all: build
 
@@ -32,7 +37,7 @@ build: deps
 	@scripts/build
 
 run: build
-	@echo "make run: $(PROFILE), $(RUN_NOTE)" >&2
+	@echo "make run: $(PROFILE), Linux $(LINUX), $(RUN_NOTE)" >&2
 ifeq ($(strip $(CMD)),)
 	@$(RUN_QEMU)
 else
@@ -50,3 +55,6 @@ clean:
 
 bench: build
 	@bench/run
+
+check-series: build
+	@scripts/check-series-bisect

@@ -6,6 +6,7 @@
 # CPU identity in /proc/cpuinfo (what perf keys its event tables on), and
 # perf runs in it.  On Debian's OpenSBI 1.5.1 (no HPM extension) the SBI
 # PMU driver serves perf; on a hart with Sscofpmf the HPM driver samples.
+# Also on Linux 6.12.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -75,8 +76,8 @@ else
 fi
 
 # A hart with Sscofpmf, on the same OpenSBI with HPM: the HPM driver
-# keeps the counters there too, as it samples (linux-patches: "Keep the
-# counters with the HPM driver on harts with Sscofpmf"), the SBI PMU
+# keeps the counters there too, as it samples (linux-patches 2-hpm: "Leave
+# the counters to the HPM driver where it counts more"), the SBI PMU
 # driver stands aside, and perf record takes samples.  How well it
 # samples: tests/guest/hpm-sampling.sh.
 out="$tmp/sscofpmf"

@@ -54,6 +54,7 @@
 # every run; every LCOFI taken made a sample).  The workload therefore
 # sleeps 10 ms in a shell first (the idle guest runs QEMU's timers) and
 # then execs knownloop; only the samples of the knownloop process count.
+# Also on Linux 6.12.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -231,7 +232,7 @@ report_check "raw event 0x2 opens on a programmable counter (hpmcounter3..18)"
 # would count the host's, past perf_event_paranoid.  Both drivers refuse
 # it (EINVAL) and take it with exclude_host, as KVM opens its events:
 # the HPM driver since it filters modes, the SBI PMU driver with
-# linux-patches/0024 (upstream's took both).
+# linux-patches/7.2/1-fixes/0005 (upstream's took both).
 for fw in "${firmwares[@]}"; do
 	g=$(section guestflag "$tmp/$fw" | tr '\n' ' ')
 	applies[$fw]=1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The HPM driver across a real system suspend (linux-patches/0013, its CPU
+# The HPM driver across a real system suspend (linux-patches/7.2/2-hpm/0009, its CPU
 # PM notifier), on the u74 profile (counters 3, 4) with --firmware hpm,
 # -icount and OpenSBI v1.9's test system-suspend device (run-qemu
 # --suspend-test): `echo mem > /sys/power/state` goes through SBI SUSP,
@@ -28,6 +28,7 @@
 # 1.25 * 10^9 instructions, not the 5 * 10^9 of shift=0.  (A larger
 # shift makes the timer tick take more than 1 % of a loop's
 # instructions.)
+# Also on Linux 6.12.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -7,6 +7,7 @@
 # a grant outlived its event (the driver's scheduling path and mmap path
 # once updated the same event flags word without a lock, and a lost
 # update left a counter readable to every task on that hart).
+# Also on Linux 6.12.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -37,14 +37,11 @@
 #    4 * 10^9 instructions (a 37 s guest run, against 3.5 s with
 #    shift=4).  instret counts instructions whatever the shift.
 #
-# Known failure: on the HPM driver the count with overflows is about
-# twice the loop's (one period too many per overflow) until the driver's
-# fix lands: hpm_overflow_handler() sets the next period and only then
-# calls perf_event_overflow(), in which KVM's callback
-# (kvm_riscv_pmu_overflow) stops the event with PERF_EF_UPDATE while the
-# event is not yet marked stopped, and the update counts from the new
-# period's start value against a counter not yet reloaded.  The check
-# stays a real check: it fails until then.
+# The count check catches the double count the HPM driver had before its
+# overflow handler stopped the event ahead of perf_event_overflow()
+# (linux-patches/7.2/2-hpm/0015): KVM's callback (kvm_riscv_pmu_overflow)
+# stops the event with PERF_EF_UPDATE from inside it, and a running event
+# then counted its next period as counted: about twice the loop's count.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

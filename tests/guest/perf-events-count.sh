@@ -11,6 +11,7 @@
 #  - u74: all 35 Table II events open at once and multiplex over the two
 #    counters, each with a count and a running percentage (the run is long
 #    enough for perf to rotate every event onto a counter).
+# Also on Linux 6.12.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -13,6 +13,7 @@
 # ariane_load is counted on hpmcounter7 (its mmap page names the counter);
 # the 16 names of the paper's Listing 2 are listed and count together,
 # 100 % each; perf stat -M CVA6 prints the eight Table VI metrics.
+# Also on Linux 6.12.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -6,6 +6,7 @@
 # so most denominators are zero here: the d_ratio() form prints 0 where a
 # plain division printed nan.  The workload runs long enough (4*10^8
 # instructions) for perf to rotate every group of the two counters in.
+# Also on Linux 6.12.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

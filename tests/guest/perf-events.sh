@@ -3,6 +3,7 @@
 # MVENDORID-MARCHID-MIMPID id): under each profile `perf list` names that
 # table's events and metrics, and perf's own JSON/pmu-events and metric
 # tests pass.  The expected names come from perf-events-json/ itself.
+# Also on Linux 6.12.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

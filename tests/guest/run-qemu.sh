@@ -76,9 +76,36 @@ make -s -C "$TOP" run CMD='perf stat -x";" -o /tmp/s -e instructions knownloop 1
 	>"$tmp/make-run" 2>&1
 n=$(field 1 instructions <"$tmp/make-run")
 if is_number "$n" && within_pct "$n" 2000000 10 &&
-	grep -q '^make run: virt, exact counts (QEMU -icount' "$tmp/make-run"; then
+	grep -q '^make run: virt, Linux 7.2, exact counts (QEMU -icount' "$tmp/make-run"; then
 	ok "make run CMD='perf stat -e instructions knownloop 1000000': $n instructions for a 2 * 10^6-instruction loop, and it says the counts are exact"
 else
 	not_ok "make run CMD='perf stat -e instructions knownloop 1000000': about 2 * 10^6 instructions, and it says the counts are exact (got '$n')"
 	diag "$(tail -n 15 "$tmp/make-run")"
+fi
+
+# The kernel: 7.2 by default, the 6.12 backport with LINUX=6.12; a
+# kernel with no series is refused.
+make -s -C "$TOP" run CMD='uname -r' >"$tmp/uname-default" 2>&1
+make -s -C "$TOP" run LINUX=6.12 CMD='uname -r' >"$tmp/uname-6.12" 2>&1
+r72=$(grep -E '^[0-9]+\.[0-9]+' "$tmp/uname-default" | tail -n 1)
+r612=$(grep -E '^[0-9]+\.[0-9]+' "$tmp/uname-6.12" | tail -n 1)
+if [[ $r72 == 7.2.* ]] && grep -q '^make run: virt, Linux 7.2,' "$tmp/uname-default"; then
+	ok "make run CMD='uname -r' boots Linux 7.2 ($r72)"
+else
+	not_ok "make run CMD='uname -r' boots Linux 7.2"
+	diag "$(tail -n 5 "$tmp/uname-default")"
+fi
+if [[ $r612 == 6.12.* ]] && grep -q '^make run: virt, Linux 6.12,' "$tmp/uname-6.12"; then
+	ok "make run LINUX=6.12 CMD='uname -r' boots the 6.12 backport ($r612)"
+else
+	not_ok "make run LINUX=6.12 CMD='uname -r' boots the 6.12 backport"
+	diag "$(tail -n 5 "$tmp/uname-6.12")"
+fi
+"$RUN_QEMU" --profile virt --linux 5.10 -- true >"$tmp/out" 2>&1
+rc=$?
+if [ "$rc" != 0 ] && grep -q "no series for Linux '5.10'" "$tmp/out"; then
+	ok "--linux 5.10 is refused, naming the kernels there are ($(head -n 1 "$tmp/out"))"
+else
+	not_ok "--linux 5.10 is refused, naming the kernels there are"
+	diag "status $rc" "$(cat "$tmp/out")"
 fi

@@ -14,6 +14,7 @@
 # The kernel.perf_user_access code is common to the SBI PMU and HPM
 # drivers (drivers/perf/riscv_pmu.c): this is what the SBI PMU driver
 # did before it moved there.
+# Also on Linux 6.12.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

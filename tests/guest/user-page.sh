@@ -6,9 +6,10 @@
 # (cap_user_rdpmc 1, index 0 until the event runs), and after the
 # enable offer the counter and let it be read; where it does not (0),
 # cap_user_rdpmc stays 0.  On both RISC-V drivers, whose common code
-# writes the page (linux-patches/0025): pristine OpenSBI v1.9 (SBI PMU
+# writes the page (linux-patches/7.2/1-fixes/0006): pristine OpenSBI v1.9 (SBI PMU
 # driver) and OpenSBI v1.9 with HPM (HPM driver); instructions, and a
 # cache event on a programmable counter.
+# Also on Linux 6.12.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

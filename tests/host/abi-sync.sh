@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # The HPM extension's numbers have one source, opensbi-ext/include/
 # sbi_hpm_abi.h.  The Linux series carries them again in kernel style
-# (arch/riscv/include/asm/sbi.h, linux-patches/0001-*): every
+# (arch/riscv/include/asm/sbi.h, the first patch of the HPM series,
+# linux-patches/<VER>/*-hpm/0001-*, for 7.2 and its 6.12 backport): every
 # SBI_EXT_HPM* name the patch adds must exist in the header with the same
 # value, and every extension/function ID of the header must be in the
 # patch.
 . "$(dirname "$0")/../lib.sh"
 header="$TOP/opensbi-ext/include/sbi_hpm_abi.h"
-patch=$(ls "$TOP"/linux-patches/0001-*.patch 2>/dev/null | head -n 1)
+for ver in 7.2 6.12; do
+patch=$(ls "$TOP"/linux-patches/$ver/*-hpm/0001-*.patch 2>/dev/null | head -n 1)
 
 if [ ! -f "$header" ] || [ -z "$patch" ]; then
-	not_ok "the ABI header and patch 0001 exist"
+	not_ok "the ABI header and the $ver HPM series' patch 0001 exist"
 	diag "header: $header" "patch: ${patch:-none}"
-	exit 0
+	continue
 fi
 
 tmp=$(mktemp)
@@ -60,8 +62,9 @@ print('compared %d names' % len(h))
 sys.exit(bad)
 PY
 then
-	ok "SBI_EXT_HPM* names and values: patch $(basename "$patch") matches sbi_hpm_abi.h ($(tail -n 1 "$tmp"))"
+	ok "SBI_EXT_HPM* names and values: $ver patch $(basename "$patch") matches sbi_hpm_abi.h ($(tail -n 1 "$tmp"))"
 else
-	not_ok "SBI_EXT_HPM* names and values: patch $(basename "$patch") matches sbi_hpm_abi.h"
+	not_ok "SBI_EXT_HPM* names and values: $ver patch $(basename "$patch") matches sbi_hpm_abi.h"
 	diag "$(cat "$tmp")"
 fi
+done

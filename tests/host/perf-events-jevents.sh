@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# perf's own jevents.py accepts the project's tables on two trees: Linux
-# 6.12 (the series' base, with linux-patches' jevents and table patches)
-# and the newest Linux Debian carries (linux-source-7.2,
-# scripts/fetch-newest-perf-events: the jevents patch, then the table
-# patches scripts/gen-perf-events-patch makes for that tree, which has mainline's openhwgroup/cva6 and sifive/bullet).
+# perf's own jevents.py accepts the project's tables on both trees the
+# project has a series for, each with its perf tool series
+# (linux-patches/<VER>/*-perf-tools: the jevents patch, then the table
+# patches scripts/gen-perf-events-patch makes for that tree): Linux 7.2
+# (mainline, which has openhwgroup/cva6 and sifive/bullet for the U74) and
+# Linux 6.12 (Debian stable's).
 # On each: the patches apply, jevents.py builds every table, no upstream
 # file is deleted, each core's CPU id selects a table (the first mapfile
 # match, as perf takes it) in which every project event resolves with its
@@ -100,32 +101,19 @@ for t, cpuid in cores.items():
 PY
 }
 
-src=$("$TOP/scripts/prepare-linux" 2>"$tmp/log" | tail -n 1)
-if [ -z "$src" ]; then
-	not_ok "the Linux 6.12 tree (scripts/prepare-linux)"
-	diag "$(cat "$tmp/log")"
-else
-	tree linux-6.12 "$src" "$TOP"/linux-patches/[0-9]*-perf-jevents-*.patch \
-		"$TOP"/linux-patches/[0-9]*-perf-vendor-events-riscv-*.patch
-fi
-newest=$("$TOP/scripts/fetch-newest-perf-events" 2>"$tmp/log" | tail -n 1)
-if [ -z "$newest" ] || [ ! -d "$newest" ]; then
-	not_ok "the newest Linux's perf tables (scripts/fetch-newest-perf-events)"
-	diag "$(tail -n 5 "$tmp/log")"
-else
-	version=$(basename "$(dirname "$newest")")
-	if "$TOP/scripts/gen-perf-events-patch" --src "$newest" --out "$tmp/newest-patches" >"$tmp/gen" 2>&1; then
-		ok "linux-$version: scripts/gen-perf-events-patch makes the table patches for it"
-		tree "linux-$version" "$newest" "$TOP"/linux-patches/[0-9]*-perf-jevents-*.patch "$tmp"/newest-patches/*.patch
-		# It extends mainline's tables rather than adding rows beside them.
-		added=$(grep '^+0x' "$tmp"/newest-patches/*-Add-the-CVA6-*.patch)
-		check "linux-$version: the only mapfile row added is the fixed-counter CVA6's ($added)" \
-			[ "$added" = "+0x0-0x3-0x0,v1,openhwgroup/cva6-fixed,core" ]
-	else
-		not_ok "linux-$version: scripts/gen-perf-events-patch makes the table patches for it"
-		diag "$(tail -n 10 "$tmp/gen")"
+for ver in 7.2 6.12; do
+	src=$("$TOP/scripts/prepare-linux" --linux "$ver" --pristine 2>"$tmp/log" | tail -n 1)
+	if [ -z "$src" ]; then
+		not_ok "the Linux $ver tree (scripts/prepare-linux --linux $ver)"
+		diag "$(tail -n 5 "$tmp/log")"
+		continue
 	fi
-fi
+	tree "linux-$ver" "$src" "$TOP"/linux-patches/"$ver"/*-perf-tools/[0-9]*.patch
+done
+# On 7.2 the tables extend mainline's rather than adding rows beside them.
+added=$(grep -h '^+0x' "$TOP"/linux-patches/7.2/*-perf-tools/*-Add-the-CVA6-*.patch)
+check "linux-7.2: the only mapfile row added is the fixed-counter CVA6's ($added)" \
+	[ "$added" = "+0x0-0x3-0x0,v1,openhwgroup/cva6-fixed,core" ]
 
 pe="$tmp/linux-6.12/tools/perf/pmu-events"
 [ -f "$tmp/linux-6.12.c" ] || exit 0

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# perf-events-json/ is the one home of the perf event tables: the patch
-# of the Linux series that carries them (linux-patches/*-perf-vendor-events-riscv-*) must be
-# exactly what scripts/gen-perf-events-patch makes of the tables now.
+# perf-events-json/ is the one home of the perf event tables: the patches
+# of the perf tool series that carry them
+# (linux-patches/<VER>/*-perf-tools/*-perf-vendor-events-riscv-*, for 7.2
+# and for 6.12) must be exactly what scripts/gen-perf-events-patch makes
+# of the tables now.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-if "$TOP/scripts/gen-perf-events-patch" --check >"$tmp/out" 2>&1; then
-	ok "linux-patches' table patches are what perf-events-json/ generates"
-else
-	not_ok "linux-patches' table patches are what perf-events-json/ generates"
-	diag "$(head -n 40 "$tmp/out")"
-fi
+for ver in 7.2 6.12; do
+	if "$TOP/scripts/gen-perf-events-patch" --linux "$ver" --check >"$tmp/out" 2>&1; then
+		ok "linux-patches/$ver: the table patches are what perf-events-json/ generates"
+	else
+		not_ok "linux-patches/$ver: the table patches are what perf-events-json/ generates"
+		diag "$(head -n 40 "$tmp/out")"
+	fi
+done
 
 # Every table directory of perf-events-json/ has its mapfile line, and
 # every mapfile line names a table that exists.

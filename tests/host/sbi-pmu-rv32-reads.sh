@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # 64-bit counts from the RV32 counter reads of the SBI PMU and legacy
 # drivers.  Since the common code keeps all 64 bits of a counter's width
-# mask on RV32 (patch 0004), a reading that is off by 2^32 is no longer
+# mask on RV32 (1-fixes/0003), a reading that is off by 2^32 is no longer
 # hidden by a 32-bit mask: it is a count off by 2^32.  Checked:
 #  1. a firmware counter read of 0x80000005 gives 0x80000005, not a
 #     value sign-extended to 64 bits (whose next delta is about 2^64);
