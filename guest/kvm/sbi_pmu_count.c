@@ -70,7 +70,7 @@
 /* Set by the host before the run. */
 static unsigned long iterations, period;
 static struct riscv_pmu_snapshot_data *snapshot;
-static vm_paddr_t snapshot_gpa;
+static gpa_t snapshot_gpa;
 /* Results, read back by the host. */
 static unsigned long counter, total, overflows, bad_irqs;
 static unsigned long counter_mask;
@@ -101,7 +101,7 @@ static unsigned long stop_and_count(void)
 	return READ_ONCE(snapshot->ctr_values[0]) + period;
 }
 
-static void guest_irq_handler(struct ex_regs *regs)
+static void guest_irq_handler(struct pt_regs *regs)
 {
 	if ((regs->cause & ~CAUSE_IRQ_FLAG) != IRQ_PMU_OVF) {
 		bad_irqs++;
@@ -166,7 +166,7 @@ int main(int argc, char *argv[])
 	vm_userspace_mem_region_add(vm, VM_MEM_SRC_ANONYMOUS, SNAPSHOT_GPA, 1, 1, 0);
 	virt_map(vm, SNAPSHOT_GPA, SNAPSHOT_GPA, 1);
 	snapshot = (void *)SNAPSHOT_GPA;
-	snapshot_gpa = addr_gva2gpa(vm, (vm_vaddr_t)snapshot);
+	snapshot_gpa = addr_gva2gpa(vm, (gva_t)snapshot);
 	sync_global_to_guest(vm, snapshot);
 	sync_global_to_guest(vm, snapshot_gpa);
 	sync_global_to_guest(vm, iterations);

@@ -143,7 +143,7 @@ static int pe_open(const struct ev *e, int flags, u64 period)
 		a.sample_period = period;
 		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
 	}
-	return my_syscall5(__NR_perf_event_open, &a, 0, -1, -1, 0);
+	return __nolibc_syscall5(__NR_perf_event_open, &a, 0, -1, -1, 0);
 }
 
 static void pe_ioctl(int fd, unsigned long req)
@@ -800,7 +800,7 @@ static int has(const char *s, const char *w)
 
 static void do_driver(void)
 {
-	int n = my_syscall3(__NR_syslog, 3 /* READ_ALL */, logbuf, sizeof(logbuf) - 1);
+	int n = __nolibc_syscall3(__NR_syslog, 3 /* READ_ALL */, logbuf, sizeof(logbuf) - 1);
 	char *p = logbuf, *nl;
 	int fmt_fd;
 
