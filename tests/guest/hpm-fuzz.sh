@@ -58,11 +58,11 @@ for profile in virt u74; do
 	insn=$(field 1 instructions <<<"$sec")
 	r2=$(field 1 r2 <<<"$sec")
 	if is_number "$expected" && is_number "$insn" && is_number "$r2" &&
-		[ "$insn" -ge "$expected" ] && within_pct "$insn" "$expected" 2 && within_pct "$r2" "$insn" 0.5 &&
+		[ "$insn" -ge "$expected" ] && within_pct "$insn" "$expected" 5 && within_pct "$r2" "$insn" 0.5 &&
 		[ "$(field 5 r2 <<<"$sec")" = 100.00 ]; then
-		ok "$profile: afterwards instructions count the loop's $expected (within 2 %) and r2 within 0.5 % of instructions, at 100 %"
+		ok "$profile: afterwards instructions count the loop's $expected (within 5 %: every mode, the kernel's share 2.6 % on 7.2) and r2 within 0.5 % of instructions, at 100 %"
 	else
-		not_ok "$profile: afterwards instructions count the loop (within 2 %) and r2 within 0.5 % of instructions, at 100 %"
+		not_ok "$profile: afterwards instructions count the loop (within 5 %) and r2 within 0.5 % of instructions, at 100 %"
 		diag "$sec"
 	fi
 done

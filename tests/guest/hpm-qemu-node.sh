@@ -82,11 +82,14 @@ else
 	diag "$sec"
 fi
 ins=$(field 1 instructions <<<"$sec") cyc=$(field 1 cycles <<<"$sec")
+# Both count every mode here (no Sscofpmf): the loop and the kernel's
+# share while it runs, about 1 % on Linux 7.2, whose kernel preempts
+# (PREEMPT_LAZY; 6.12's guest kernel does not: 0.5 %).
 if is_number "$expected" && is_number "$ins" && is_number "$cyc" &&
-	within_pct "$ins" "$expected" 1 && within_pct "$cyc" "$expected" 1; then
-	ok "instructions ($ins) and cycles ($cyc) within 1 % of the loop's $expected (-icount)"
+	within_pct "$ins" "$expected" 2 && within_pct "$cyc" "$expected" 2; then
+	ok "instructions ($ins) and cycles ($cyc) within 2 % of the loop's $expected (-icount)"
 else
-	not_ok "instructions and cycles within 1 % of the loop's instructions (-icount)"
+	not_ok "instructions and cycles within 2 % of the loop's instructions (-icount)"
 	diag "expected '$expected'" "$sec"
 fi
 itlb=$(field 1 iTLB-load-misses <<<"$sec") dtlb=$(field 1 dTLB-load-misses <<<"$sec")

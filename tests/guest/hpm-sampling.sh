@@ -196,7 +196,7 @@ for ev in instructions r2; do
 		low[$fw]=0 high[$fw]=0
 		if is_number "$n" && [ "$exp" != none ]; then
 			awk -v n="$n" -v e="$exp" 'BEGIN { exit !(n >= 0.99 * e) }' && low[$fw]=1
-			awk -v n="$n" -v e="$exp" 'BEGIN { exit !(n <= 1.01 * e) }' && high[$fw]=1
+			awk -v n="$n" -v e="$exp" 'BEGIN { exit !(n <= 1.02 * e) }' && high[$fw]=1
 		fi
 		pct=$(dso_pct "$fw" "rec-$ev")
 		dso[$fw]=$pct
@@ -208,7 +208,10 @@ for ev in instructions r2; do
 		applies[$fw]=$([ "${drv[$fw]}" = hpm ] && echo 1 || echo 0)
 		pass[$fw]=${high[$fw]}
 	done
-	report_check "$what, at most 1 % extra (the overflow path counting itself)"
+	# 7.2's preemptible kernel spends more per overflow than 6.12's:
+	# +1.24 % (HPM) and +1.04 % (SBI PMU) measured on 7.2.13, under
+	# +0.7 % on 6.12; a double count would be +100 %.
+	report_check "$what, at most 2 % extra (the overflow path counting itself)"
 	for fw in "${firmwares[@]}"; do
 		fig[$fw]="${dso[$fw]} %"
 		applies[$fw]=1

@@ -70,12 +70,13 @@ fi
 # exactly (QEMU -icount by default; without it QEMU's instret follows the
 # host clock: 60 million "instructions" for this loop of 2 million) and
 # says so.  The loop process also runs its start-up (the dynamic loader
-# is not there: knownloop is static) and the kernel's exec and exit,
-# well under 10 % of 2 * 10^6.
+# is not there: knownloop is static) and the kernel's exec and exit:
+# about 8 % of 2 * 10^6 on Linux 6.12, 17 to 22 % on 7.2 (its kernel preempts,
+# PREEMPT_LAZY), far from 30 times the loop.
 make -s -C "$TOP" run CMD='perf stat -x";" -o /tmp/s -e instructions knownloop 1000000; cat /tmp/s' \
 	>"$tmp/make-run" 2>&1
 n=$(field 1 instructions <"$tmp/make-run")
-if is_number "$n" && within_pct "$n" 2000000 10 &&
+if is_number "$n" && [ "$n" -ge 2000000 ] && within_pct "$n" 2000000 25 &&
 	grep -q '^make run: virt, Linux 7.2, exact counts (QEMU -icount' "$tmp/make-run"; then
 	ok "make run CMD='perf stat -e instructions knownloop 1000000': $n instructions for a 2 * 10^6-instruction loop, and it says the counts are exact"
 else
