@@ -142,8 +142,9 @@ if guest_run "$out" --profile virt --firmware opensbi --icount -- sh -c "
 	" && ! grep -q riscv-pmu-hpm "$out" &&
 	section dmesg "$out" | grep -q 'riscv-pmu-sbi: SBI PMU extension is available' &&
 	c=$(section stat "$out" | field 1 instructions) && is_number "$c" &&
-	within_pct "$c" 40000000 1; then
-	ok "OpenSBI (no HPM extension): HPM driver absent, SBI PMU counts instructions ($c)"
+	within_pct "$c" 40000000 2; then
+	# (every mode: the loop and the kernel's share, 1.2 % on 7.2)
+	ok "OpenSBI (no HPM extension): HPM driver absent, SBI PMU counts instructions ($c, within 2 % of the loop's 40000000)"
 else
 	not_ok "OpenSBI (no HPM extension): HPM driver absent, SBI PMU counts instructions"
 	diag "$(tail -n 20 "$out")"

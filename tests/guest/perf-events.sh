@@ -33,6 +33,35 @@ names() {
 	awk -F'\t' -v d="$1" -v k="$2" '$1 == d && $2 == k { print $3 }' "$tmp/names"
 }
 
+# upstream_names CPUID: the events the kernel tree's own table for that
+# CPU id has (mainline's sifive/bullet for the U74 on 7.2, which the
+# project's table extends): they are that core's too.
+src=$("$TOP/scripts/prepare-linux" --pristine 2>/dev/null | tail -n 1)
+upstream_names() {
+	[ -n "$src" ] || return 0
+	python3 - "$src" "$1" <<'PY'
+import json, re, subprocess, sys
+src, cpuid = sys.argv[1:]
+arch = 'tools/perf/pmu-events/arch/riscv'
+show = lambda p: subprocess.run(['git', '-C', src, 'show', 'pristine:' + p],
+                                capture_output=True, text=True).stdout
+for row in show(arch + '/mapfile.csv').splitlines():
+    f = row.split(',')
+    if row.startswith('#') or len(f) < 3:
+        continue
+    if re.fullmatch(f[0].replace('[[:xdigit:]]', '[0-9a-fA-F]'), cpuid):
+        files = subprocess.run(['git', '-C', src, 'ls-tree', '--name-only', 'pristine',
+                                arch + '/' + f[2] + '/'], capture_output=True, text=True).stdout.split()
+        for j in files:
+            for e in json.loads(show(j) or '[]'):
+                if 'EventName' in e:
+                    print(e['EventName'].lower())
+        break
+PY
+}
+declare -A cpuid=([virt]=0x0-0x0-0x0 [u74]=0x489-0x8000000000000007-0x20181004
+	[cva6]=0x602-0x3-0x0 [cva6-fixed]=0x0-0x3-0x0)
+
 for spec in virt:qemu/virt u74:sifive/u74 cva6:openhwgroup/cva6 cva6-fixed:openhwgroup/cva6-fixed; do
 	prof=${spec%%:*} table=${spec#*:}
 	out="$tmp/$prof"
@@ -57,7 +86,7 @@ for spec in virt:qemu/virt u74:sifive/u74 cva6:openhwgroup/cva6 cva6-fixed:openh
 	# ... and none that only another core's table has.
 	others=$(for t in $tables; do
 		[ "$t" = "$table" ] || names "$t" EventName; done | sort -u)
-	foreign=$(comm -12 <(comm -23 <(echo "$others") <(echo "$want")) \
+	foreign=$(comm -12 <(comm -23 <(echo "$others") <( { echo "$want"; upstream_names "${cpuid[$prof]}"; } | sort -u)) \
 		<(section events "$out" | sort -u))
 	check "$prof: perf list names no event of the other cores' tables" [ -z "$foreign" ]
 	want=$(names "$table" MetricName | sort -u)
@@ -76,7 +105,7 @@ for spec in virt:qemu/virt u74:sifive/u74 cva6:openhwgroup/cva6 cva6-fixed:openh
 	bad=$(grep -Eic ': (failed|skip)' <<<"$tests")
 	if [ "$bad" = 0 ] && [ "$good" -ge 5 ] &&
 		grep -q 'PMU event table sanity *: Ok$' <<<"$tests" &&
-		grep -q 'Parsing of PMU event table metrics *: Ok$' <<<"$tests"; then
+		grep -Eq '(Parsing of PMU event table metrics|PMU metric parsing: common) *: Ok$' <<<"$tests"; then
 		ok "$prof: perf test PMU event and metric cases pass ($good)"
 	else
 		not_ok "$prof: perf test PMU event and metric cases pass"
