@@ -15,24 +15,7 @@
 #include <stdlib.h>
 #include <papi.h>
 
-#define INSNS_PER_ITERATION 2
-
-static void spin(unsigned long iterations)
-{
-	if (!iterations)
-		return;
-#if defined(__riscv)
-	__asm__ volatile("1:\n\t"
-			 "addi %0, %0, -1\n\t"
-			 "bnez %0, 1b\n"
-			 : "+r"(iterations));
-#else
-	while (iterations) {
-		__asm__ volatile("" : "+r"(iterations));
-		iterations--;
-	}
-#endif
-}
+#include "../workloads/known_loop.h"
 
 static void die(const char *what, const char *arg, int ret)
 {
