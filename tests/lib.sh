@@ -65,6 +65,19 @@ within_pct() {
 		d = a - b; if (d < 0) d = -d; exit !(b > 0 && d * 100 <= p * b) }'
 }
 
+# json_names TABLE: the event names of perf-events-json/TABLE, perf's SBI
+# firmware events (ArchStdEvent) included.
+json_names() {
+	python3 -c '
+import json, os, sys
+d = sys.argv[1]
+for f in sorted(os.listdir(d)):
+    if f.endswith(".json"):
+        for e in json.load(open(os.path.join(d, f))):
+            n = e.get("EventName") or e.get("ArchStdEvent")
+            if n: print(n)' "$TOP/perf-events-json/$1"
+}
+
 # guest_run OUT PROFILE-AND-OPTIONS... -- CMD...: run a guest command,
 # its output (stdout and stderr) in OUT; returns run-qemu's status.
 guest_run() {

@@ -16,18 +16,6 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# JSON names of a table, ArchStdEvent names (perf's SBI firmware events)
-# included.
-json_names() {
-	python3 -c '
-import json, os, sys
-d = sys.argv[1]
-for f in sorted(os.listdir(d)):
-    if f.endswith(".json"):
-        for e in json.load(open(os.path.join(d, f))):
-            n = e.get("EventName") or e.get("ArchStdEvent")
-            if n: print(n)' "$TOP/perf-events-json/$1"
-}
 
 # perf_attr < perf stat -vv output: "type=T config=C config1=C1 config2=C2"
 # of the first perf_event_attr block (absent fields are 0).

@@ -93,24 +93,26 @@ else
 	not_ok "a changed JSON event code (cva6-fixed ariane_load 0x7 -> 0x17) fails the check, with the diff"
 	diag "$(head -n 20 "$tmp/out")"
 fi
-rm -rf "$tmp/json" && cp -r "$TOP/perf-events-json" "$tmp/json"
-sed -i '0,/"CounterIDMask": "0x80"/s//"CounterIDMask": "0x82"/' "$tmp/json/openhwgroup/cva6-fixed/cache.json"
-"$gen" --json "$tmp/json" --stdout >"$tmp/out" 2>&1; rc=$?
-if [ "$rc" != 0 ] && grep -q 'cva6-fixed/cache.json: ariane_load: CounterIDMask 0x82 names counter 1' "$tmp/out"; then
-	ok "a CounterIDMask naming counter 1 (time) is refused: $(tail -n1 "$tmp/out")"
-else
-	not_ok "a CounterIDMask naming counter 1 (time) is refused"
-	diag "status $rc" "$(head -n 5 "$tmp/out")"
-fi
-rm -rf "$tmp/json" && cp -r "$TOP/perf-events-json" "$tmp/json"
-sed -i '0,/"EventCode": "0x0000200"/s//"EventCode": "0x2zz"/' "$tmp/json/sifive/u74/instructions.json"
-"$gen" --json "$tmp/json" --stdout >"$tmp/out" 2>&1; rc=$?
-if [ "$rc" != 0 ] && grep -q 'u74/instructions.json: INTEGER_LOAD_RETIRED: EventCode: "0x2zz" is not a number' "$tmp/out"; then
-	ok "an EventCode that is not a number is refused: $(tail -n1 "$tmp/out")"
-else
-	not_ok "an EventCode that is not a number is refused"
-	diag "status $rc" "$(head -n 5 "$tmp/out")"
-fi
+# refused WHAT FILE SED MESSAGE: the generator, given perf-events-json/
+# with FILE edited by SED, fails and names the fault (MESSAGE).
+refused() {
+	rm -rf "$tmp/json" && cp -r "$TOP/perf-events-json" "$tmp/json"
+	sed -i "$3" "$tmp/json/$2"
+	"$gen" --json "$tmp/json" --stdout >"$tmp/out" 2>&1
+	local rc=$?
+	if [ "$rc" != 0 ] && grep -qF "$4" "$tmp/out"; then
+		ok "$1 is refused: $(tail -n1 "$tmp/out")"
+	else
+		not_ok "$1 is refused"
+		diag "status $rc" "$(head -n 5 "$tmp/out")"
+	fi
+}
+refused "a CounterIDMask naming counter 1 (time)" openhwgroup/cva6-fixed/cache.json \
+	'0,/"CounterIDMask": "0x80"/s//"CounterIDMask": "0x82"/' \
+	'cva6-fixed/cache.json: ariane_load: CounterIDMask 0x82 names counter 1'
+refused "an EventCode that is not a number" sifive/u74/instructions.json \
+	'0,/"EventCode": "0x0000200"/s//"EventCode": "0x2zz"/' \
+	'u74/instructions.json: INTEGER_LOAD_RETIRED: EventCode: "0x2zz" is not a number'
 
 # The series on PAPI 7.2.0's tree; libpfm4 built for RISC-V with the host
 # compiler (the RISC-V code has no assembly) reads a given cpuinfo.
@@ -154,17 +156,6 @@ detected() {
 	cpuinfo "$@" >"$tmp/cpuinfo"
 	LIBPFM_PROC_CPUINFO="$tmp/cpuinfo" "$pfm/examples/showevtinfo" -L 2>/dev/null |
 		sed -n 's/^\([a-z0-9_]*\)::.*/\1/p' | grep -v '^perf' | sort -u | tr '\n' ' '
-}
-# JSON names of a table, ArchStdEvent names included.
-json_names() {
-	python3 -c '
-import json, os, sys
-d = sys.argv[1]
-for f in sorted(os.listdir(d)):
-    if f.endswith(".json"):
-        for e in json.load(open(os.path.join(d, f))):
-            n = e.get("EventName") or e.get("ArchStdEvent")
-            if n: print(n)' "$TOP/perf-events-json/$1"
 }
 while read -r table pmu ids; do
 	# shellcheck disable=SC2086
