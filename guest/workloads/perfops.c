@@ -105,7 +105,33 @@
  *            executes one ebreak, a breakpoint trap from user mode that
  *            a trap log (QEMU's -d int) shows, and exits 0: a marker
  *            between the parts of a guest command in such a log
- *
+ *        perfops many N [-m]
+ *            the cost of one operation on one event among N: opens N
+ *            events on this task, alternately instructions and cycles,
+ *            each its own group, disabled (as a tool that opens one event
+ *            per thread or per metric does; -m maps each one too, as a
+ *            self-monitoring library does), on CPU 0 only, and prints
+ *            "many events=N mapped=0|1" then, per event (instructions):
+ *            "open=" "enable=" (enabling them one by one, the k-th with
+ *            k - 1 others on) "read=" (read(2) of each) "disable="
+ *            "close="; and "switch=S on=A": S the cost of one switch
+ *            away from this task and back (a round trip through two
+ *            pipes with a child on the same CPU), less the same round
+ *            trip with no event open, and A the events on a counter on
+ *            average meanwhile (the sum over the events of time running
+ *            over time enabled), so that S / A is the cost per switch of
+ *            one event that is on a counter.  The enable and disable
+ *            passes are repeated (until 1,000 events have been enabled,
+ *            five times at least), the read pass three times, and the
+ *            least pass is taken: one that a switch to another task (a
+ *            kernel thread) fell in also pays for that switch, which
+ *            with 1,000 events costs as much as a pass.
+ *            Last, what the events counted over the switches: "grew=G
+ *            steady=S insn_min=L insn_max=H": G the events whose count
+ *            grew, S those on a counter all the time, L and H the least
+ *            and greatest count of the instructions events (all counted
+ *            the same stretch, each read at about the same moments)
+ * *
  * EVENT: instructions (default), cycles, dTLB-load-misses,
  * iTLB-load-misses (cache events, on programmable counters) or rHEX (a
  * raw event).
@@ -122,6 +148,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -869,6 +896,170 @@ out:
 	return ret ? 1 : 0;
 }
 
+/*
+ * perfops many: see the header.  Each figure is the elapsed guest time of
+ * a pass over the N events (the least pass where there are several)
+ * divided by N: one operation on one event, whatever the others cost it.
+ */
+struct many_read {
+	uint64_t value, enabled, running;
+};
+
+/* Round trips of a byte between this task and a child on its CPU. */
+static uint64_t many_pingpong(long rounds)
+{
+	int there[2], back[2], status;
+	uint64_t t;
+	char c = 0;
+	pid_t child;
+	long i;
+
+	if (pipe(there) || pipe(back))
+		return 0;
+	child = fork();
+	if (child < 0)
+		return 0;
+	if (!child) {
+		/* Its own copies would keep the pipes open: no EOF. */
+		close(there[1]);
+		close(back[0]);
+		while (read(there[0], &c, 1) == 1)
+			if (write(back[1], &c, 1) != 1)
+				break;
+		_exit(0);
+	}
+	close(there[0]);
+	close(back[1]);
+	t = now_ns();
+	for (i = 0; i < rounds; i++)
+		if (write(there[1], &c, 1) != 1 || read(back[0], &c, 1) != 1)
+			break;
+	t = now_ns() - t;
+	close(there[1]);
+	close(back[0]);
+	waitpid(child, &status, 0);
+	return t;
+}
+
+static int many(long n, int mapped)
+{
+	struct perf_event_attr attr[2];
+	struct many_read *before, *after;
+	uint64_t t_open, t_enable = UINT64_MAX, t_read = UINT64_MAX;
+	uint64_t t_disable = UINT64_MAX, t_close, t_switch, t_bare, t;
+	long i, pass, passes = n < 200 ? 1000 / n : 5;
+	long rounds = n < 10 ? 2000 : 20000 / n < 50 ? 50 : 20000 / n;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct rlimit nofile = { n + 64, n + 64 };
+	uint64_t insn_min = UINT64_MAX, insn_max = 0, d;
+	long grew = 0, steady = 0;
+	double on = 0;
+	int *fd;
+
+	if (pin_cpu0())
+		return 1;
+	setrlimit(RLIMIT_NOFILE, &nofile);
+	parse_event("instructions", &attr[0]);
+	parse_event("cycles", &attr[1]);
+	fd = calloc(n, sizeof(*fd));
+	before = calloc(n, sizeof(*before));
+	after = calloc(n, sizeof(*after));
+	if (!fd || !before || !after)
+		return 1;
+
+	/* The first events of the boot switch perf's static keys on. */
+	for (i = 0; i < 16; i++) {
+		fd[0] = syscall(SYS_perf_event_open, &attr[0], 0, -1, -1, 0);
+		if (fd[0] >= 0)
+			close(fd[0]);
+	}
+
+	t_open = now_ns();
+	for (i = 0; i < n; i++) {
+		struct perf_event_attr a = attr[i & 1];
+
+		a.disabled = 1;
+		a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+				PERF_FORMAT_TOTAL_TIME_RUNNING;
+		fd[i] = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+		if (fd[i] < 0) {
+			fprintf(stderr, "perfops: perf_event_open (event %ld): %s\n",
+				i, strerror(errno));
+			return 1;
+		}
+		if (mapped && mmap(NULL, page, PROT_READ, MAP_SHARED, fd[i],
+				   0) == MAP_FAILED) {
+			fprintf(stderr, "perfops: mmap: %s\n", strerror(errno));
+			return 1;
+		}
+	}
+	t_open = now_ns() - t_open;
+
+	for (pass = 0; pass < passes; pass++) {
+		t = now_ns();
+		for (i = 0; i < n; i++)
+			ioctl(fd[i], PERF_EVENT_IOC_ENABLE, 0);
+		t = now_ns() - t;
+		t_enable = t < t_enable ? t : t_enable;
+		if (pass == passes - 1)
+			break;
+		t = now_ns();
+		for (i = 0; i < n; i++)
+			ioctl(fd[i], PERF_EVENT_IOC_DISABLE, 0);
+		t = now_ns() - t;
+		t_disable = t < t_disable ? t : t_disable;
+	}
+
+	for (pass = 0; pass < 3; pass++) {
+		t = now_ns();
+		for (i = 0; i < n; i++)
+			if (read(fd[i], &before[i], sizeof(before[i])) !=
+			    sizeof(before[i]))
+				return 1;
+		t = now_ns() - t;
+		t_read = t < t_read ? t : t_read;
+	}
+
+	t_switch = many_pingpong(rounds);
+	for (i = 0; i < n; i++) {
+		if (read(fd[i], &after[i], sizeof(after[i])) != sizeof(after[i]))
+			return 1;
+		if (after[i].enabled > before[i].enabled)
+			on += (double)(after[i].running - before[i].running) /
+			      (double)(after[i].enabled - before[i].enabled);
+		grew += after[i].value > before[i].value;
+		steady += after[i].running - before[i].running ==
+			  after[i].enabled - before[i].enabled;
+		d = after[i].value - before[i].value;
+		if (!(i & 1) && d < insn_min)
+			insn_min = d;
+		if (!(i & 1) && d > insn_max)
+			insn_max = d;
+	}
+
+	t = now_ns();
+	for (i = 0; i < n; i++)
+		ioctl(fd[i], PERF_EVENT_IOC_DISABLE, 0);
+	t = now_ns() - t;
+	t_disable = t < t_disable ? t : t_disable;
+	t_close = now_ns();
+	for (i = 0; i < n; i++)
+		close(fd[i]);
+	t_close = now_ns() - t_close;
+	t_bare = many_pingpong(rounds);
+
+	printf("many events=%ld mapped=%d\n", n, mapped);
+	printf("open=%.1f enable=%.1f read=%.1f disable=%.1f close=%.1f\n",
+	       (double)t_open / n, (double)t_enable / n, (double)t_read / n,
+	       (double)t_disable / n, (double)t_close / n);
+	printf("switch=%.1f on=%.2f rounds=%ld\n",
+	       ((double)t_switch - (double)t_bare) / rounds, on, rounds);
+	printf("grew=%ld steady=%ld insn_min=%llu insn_max=%llu\n", grew,
+	       steady, (unsigned long long)insn_min,
+	       (unsigned long long)insn_max);
+	return 0;
+}
+
 #if defined(__riscv)
 static void skip_ebreak(int sig, siginfo_t *si, void *uc)
 {
@@ -912,7 +1103,8 @@ static void usage(void)
 			"       perfops slices EVENT SAMPLES\n"
 			"       perfops sampleread CONFIG PERIOD READS\n"
 			"       perfops capfirst EVENT\n"
-			"       perfops mark\n");
+			"       perfops mark\n"
+			"       perfops many N [-m]\n");
 	exit(2);
 }
 
@@ -985,6 +1177,12 @@ int main(int argc, char **argv)
 		if (argc != 4 || atol(argv[3]) < 1)
 			usage();
 		return slices(argv[2], atol(argv[3]));
+	}
+	if (!strcmp(argv[1], "many")) {
+		if (argc < 3 || argc > 4 || atol(argv[2]) < 1 ||
+		    (argc == 4 && strcmp(argv[3], "-m")))
+			usage();
+		return many(atol(argv[2]), argc == 4);
 	}
 	if (strcmp(argv[1], "ops"))
 		usage();
