@@ -12,6 +12,7 @@ SETS = [("instructions", "1 event: instructions"),
         ("cycles", "1 event: cycles"),
         ("group4", "group of 4")]
 LOOP_INSNS = 100_000_000
+DELEG = ("cdeleg", "cdeleg-sbi")
 
 
 def sections(path):
@@ -121,6 +122,11 @@ def main():
     data = {s: {"ops": op_costs(f"{out}/{s}.ops"),
                 "ov": overhead(f"{out}/{s}.overhead"),
                 "many": many(f"{out}/{s}.many")} for s in stacks}
+    # Counter delegation (virt-cdeleg): the HPM driver programming
+    # delegated counters, and the SBI PMU driver on the same CPU.
+    for s in DELEG:
+        if os.path.exists(f"{out}/{s}.ops"):
+            data[s] = {"ops": op_costs(f"{out}/{s}.ops"), "ov": {}, "many": {}}
 
     def get(stack, kind, key):
         if stack not in data:
@@ -445,6 +451,71 @@ def main():
     print("| goal | HPM path | verdict |")
     print("|---|---|---|")
     for label, val, lim in goals:
+        shown = "n/a" if val is None else f"{val:.3g}"
+        print(f"| {label} | {shown} | {verdict(le(val, lim))} |")
+    print()
+
+    # Counter delegation: its own table, the same kernel and OpenSBI
+    # build on virt-cdeleg, HPM driver against SBI PMU driver.
+    drows = []
+    for key, label in (("prog", "1 event: dTLB-load-misses (programmable)"),
+                       ("group4", "group of 4")):
+        for op in ("open+close", "enable+disable", "read", "mmap-read"):
+            drows.append((f"{op}, {label}: instructions",
+                          get("cdeleg", "ops", (key, op)),
+                          get("cdeleg-sbi", "ops", (key, op))))
+        for op in ("enable+disable", "read"):
+            drows.append((f"SBI calls per {op}, {label}",
+                          ecalls(out, "cdeleg", key, op),
+                          ecalls(out, "cdeleg-sbi", key, op)))
+    dsamp = {s: (sampling(s) or {}) if s in data else {} for s in DELEG}
+    for key, label in (("insns", "instructions per overflow interrupt"),
+                       ("ecalls", "SBI calls per overflow interrupt")):
+        drows.append((f"perf record -e instructions: {label}",
+                      dsamp["cdeleg"].get(key), dsamp["cdeleg-sbi"].get(key)))
+
+    def drat(label):
+        for r in drows:
+            if r[0] == label:
+                return None if r[1] is None or r[2] in (None, 0) else r[1] / r[2]
+        return None
+
+    def dval(label):
+        for r in drows:
+            if r[0] == label:
+                return r[1]
+        return None
+
+    print("## Counter delegation (virt-cdeleg)\n")
+    print("QEMU `virt` with Smcdeleg, Ssccfg, Smcsrind, Sscsrind, Smstateen,")
+    print("Sscofpmf and Smcntrpmf (profile `virt-cdeleg`), pristine OpenSBI")
+    print("v1.9, which delegates every counter to S-mode, the same kernel")
+    print("image: the HPM driver programming the delegated counters itself")
+    print("against the SBI PMU driver on the same CPU and firmware")
+    print("(`riscv_pmu_hpm.enable=0` on the command line). Drivers that served")
+    print(f"perf: {dsamp['cdeleg'].get('driver', 'n/a')}, "
+          f"{dsamp['cdeleg-sbi'].get('driver', 'n/a')}.\n")
+    print("| figure | delegated counters | SBI PMU driver | ratio |")
+    print("|---|---|---|---|")
+    for label, h, u in drows:
+        print(f"| {label} | {fmt(h)} | {fmt(u)} | {ratio(h, u)} |")
+    print()
+    dgoals = [
+        ("0 SBI calls per enable+disable",
+         dval("SBI calls per enable+disable, 1 event: dTLB-load-misses (programmable)"), 0.0),
+        ("0 SBI calls per group enable+disable",
+         dval("SBI calls per enable+disable, group of 4"), 0.0),
+        ("0 SBI calls per read", dval("SBI calls per read, 1 event: dTLB-load-misses (programmable)"), 0.0),
+        ("0 SBI calls per overflow",
+         dval("perf record -e instructions: SBI calls per overflow interrupt"), 0.0),
+        ("instructions per enable+disable <= 0.5 of the SBI PMU driver's",
+         drat("enable+disable, 1 event: dTLB-load-misses (programmable): instructions"), 0.5),
+        ("instructions per overflow <= 0.5 of the SBI PMU driver's",
+         drat("perf record -e instructions: instructions per overflow interrupt"), 0.5),
+    ]
+    print("| goal | delegated counters | verdict |")
+    print("|---|---|---|")
+    for label, val, lim in dgoals:
         shown = "n/a" if val is None else f"{val:.3g}"
         print(f"| {label} | {shown} | {verdict(le(val, lim))} |")
     print()

@@ -89,15 +89,16 @@ guest_run() {
 # serving_driver FILE: the driver that registered the cpu PMU in a guest
 # output FILE with sections "dmesg" (its riscv-pmu lines) and "format"
 # (ls of the cpu PMU's format directory): "hpm" (riscv-pmu-hpm
-# registered counters; its format has event and no firmware field),
-# "sbi" (riscv-pmu-sbi found its counters and the format has the
-# firmware field), else "unknown".
+# registered counters, riscv-pmu-sbi none, and the format has event),
+# "sbi" (riscv-pmu-sbi found its counters, riscv-pmu-hpm none, and the
+# format has the firmware field), else "unknown".  (The HPM driver has
+# the firmware field too where it counts firmware events.)
 serving_driver() {
 	local log fmt
 	log=$(section dmesg "$1") fmt=$(section format "$1")
 	if grep -Eq 'riscv-pmu-hpm: [0-9]+ counters' <<<"$log" &&
 		! grep -Eq 'riscv-pmu-sbi: [0-9]+ firmware and [0-9]+ hardware counters' <<<"$log" &&
-		grep -qx event <<<"$fmt" && ! grep -qx firmware <<<"$fmt"; then
+		grep -qx event <<<"$fmt"; then
 		echo hpm
 	elif grep -Eq 'riscv-pmu-sbi: [0-9]+ firmware and [0-9]+ hardware counters' <<<"$log" &&
 		! grep -Eq 'riscv-pmu-hpm: [0-9]+ counters' <<<"$log" &&

@@ -811,7 +811,7 @@ static void do_driver(void)
 {
 	int n = __nolibc_syscall3(__NR_syslog, 3 /* READ_ALL */, logbuf, sizeof(logbuf) - 1);
 	char *p = logbuf, *nl;
-	int fmt_fd;
+	int fmt_fd, hpm = 0, sbi = 0;
 
 	if (n < 0)
 		n = 0;
@@ -822,21 +822,29 @@ static void do_driver(void)
 			*nl = 0;
 		if (has(p, "riscv-pmu"))
 			printf("# dmesg: %s\n", p);
+		/* Each driver's line once it has the counters. */
+		if (has(p, "riscv-pmu-hpm: ") && has(p, " counters (mask "))
+			hpm = 1;
+		if (has(p, "riscv-pmu-sbi: ") && has(p, " firmware and "))
+			sbi = 1;
 		if (!nl)
 			break;
 		p = nl + 1;
 	}
-	/* The SBI PMU driver's format has a "firmware" field, the HPM one not. */
+	/*
+	 * The driver that said it has the counters, and a "cpu" PMU: both
+	 * drivers' formats have the event and firmware fields (the HPM
+	 * driver's where it counts firmware events).
+	 */
 	fmt_fd = open("/sys/bus/event_source/devices/cpu/format/event", O_RDONLY);
-	if (fmt_fd < 0) {
+	if (fmt_fd < 0 || hpm == sbi) {
 		printf("# driver=none\n");
+		if (fmt_fd >= 0)
+			close(fmt_fd);
 		return;
 	}
 	close(fmt_fd);
-	fmt_fd = open("/sys/bus/event_source/devices/cpu/format/firmware", O_RDONLY);
-	printf("# driver=%s\n", fmt_fd >= 0 ? "sbi" : "hpm");
-	if (fmt_fd >= 0)
-		close(fmt_fd);
+	printf("# driver=%s\n", hpm ? "hpm" : "sbi");
 }
 
 int main(int argc, char **argv)

@@ -25,7 +25,7 @@ for conf in "$TOP"/qemu-config/*.conf; do
 		fi
 		log=$(section dmesg "$out")
 		if grep -q 'SBI implementation ID=0x1 Version=0x10009$' <<<"$log" &&
-			grep -q 'riscv-pmu-sbi: HPM SBI extension present: counters left to its driver' <<<"$log" &&
+			grep -q 'riscv-pmu-sbi: counters left to the HPM driver' <<<"$log" &&
 			grep -Eq 'riscv-pmu-hpm: [0-9]+ counters' <<<"$log"; then
 			ok "$profile: firmware is OpenSBI v1.9 with HPM; the HPM driver registers, the SBI PMU driver stands aside"
 		else
@@ -88,7 +88,7 @@ if HPM_QEMU_EXTRA="-cpu $QEMU_CPU64,sscofpmf=true" guest_run "$out" --profile vi
 	log=$(section dmesg "$out")
 	n=$(section record "$out" | sed -n 's/.*(\([0-9]*\) samples).*/\1/p')
 	if grep -Eq 'riscv-pmu-hpm: [0-9]+ counters .*; sampling, mode filtering: programmable counters \(Sscofpmf\)' <<<"$log" &&
-		grep -q 'riscv-pmu-sbi: HPM SBI extension present: counters left to its driver' <<<"$log" &&
+		grep -q 'riscv-pmu-sbi: counters left to the HPM driver' <<<"$log" &&
 		is_number "$n" && [ "$n" -gt 0 ]; then
 		ok "virt with Sscofpmf on OpenSBI with HPM: the HPM driver keeps the counters and samples, perf record takes $n samples"
 	else
