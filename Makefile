@@ -1,7 +1,7 @@
 # riscv-hpm-perf: RISC-V hardware performance counters for Linux perf.
 #
-#   make run [PROFILE=virt|u74|cva6|cva6-fixed] [CMD='perf stat ...'] [FIRMWARE=...]
-#            [HOST_SPEED=1] [LINUX=7.2|6.12]
+#   make run [PROFILE=virt|virt-sscofpmf|virt-cdeleg|u74|cva6|cva6-fixed]
+#            [CMD='perf stat ...'] [FIRMWARE=...] [HOST_SPEED=1] [LINUX=7.2|6.12]
 #   make test        every test; ends with "N passed, N failed"
 #   make build       kernel, perf, firmware, workloads, initramfs
 #   make deps        the Debian packages (needs root or sudo)

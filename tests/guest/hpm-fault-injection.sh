@@ -15,9 +15,9 @@
 #  start       virt: counter 3 holds another event's ~10^7 count; every
 #              COUNTER_START fails, so a counting event's start (from
 #              zero) fails;
-#  load        virt + Sscofpmf: a sampling event (period 10^9) whose
+#  load        virt-sscofpmf: a sampling event (period 10^9) whose
 #              counter load (SET_MCOUNTER) fails;
-#  samplestart virt + Sscofpmf: the same event whose start
+#  samplestart virt-sscofpmf: the same event whose start
 #              (INHIBIT_CLEAR) fails, so it is never loaded;
 #  wrap        u74 with 24-bit counters (tests/overlays/hpm-24bit.dtso):
 #              a counting event started normally, then every zeroing of
@@ -43,9 +43,6 @@ image=()
 # Guest time per instruction is 1 ns; the clock ticks every 100 ns and
 # reading it costs instructions of its own: the rate check allows this.
 slack_ns=2000
-
-. "$TOP/qemu-config/virt.conf"
-sscofpmf_cpu="$QEMU_CPU64,sscofpmf=true"
 
 # scenario NAME: the hpmfault arguments and the kernel's message.
 declare -A args=(
@@ -155,5 +152,5 @@ run_guest() {
 }
 
 run_guest "$tmp/virt" start -- --profile virt
-HPM_QEMU_EXTRA="-cpu $sscofpmf_cpu" run_guest "$tmp/sscofpmf" load samplestart -- --profile virt
+run_guest "$tmp/sscofpmf" load samplestart -- --profile virt-sscofpmf
 run_guest "$tmp/u74" wrap -- --profile u74 --overlay "$TOP/tests/overlays/hpm-24bit.dtso"

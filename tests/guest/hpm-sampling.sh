@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Sampling and privilege-mode filtering on a hart with Sscofpmf and
-# Smcntrpmf (issue 14): QEMU virt with sscofpmf=true,smcntrpmf=true under
-# -icount, on pristine OpenSBI v1.9 (upstream's SBI PMU driver serves
-# perf) and on OpenSBI v1.9 with the HPM patch, each figure printed for
-# both firmwares side by side:
+# Smcntrpmf (issue 14): the virt-sscofpmf profile under -icount, on
+# pristine OpenSBI v1.9 (upstream's SBI PMU driver serves perf) and on
+# OpenSBI v1.9 with the HPM patch, each figure printed for both
+# firmwares side by side:
 #  - which driver serves perf on each firmware (dmesg and sysfs): pristine
 #    OpenSBI must be the SBI PMU driver, OpenSBI with HPM the driver that
 #    $sampling_driver_on_hpm_firmware names;
@@ -65,8 +65,6 @@ trap 'rm -rf "$tmp"' EXIT
 # Sscofpmf"); "sbi" before.
 sampling_driver_on_hpm_firmware=hpm
 
-. "$TOP/qemu-config/virt.conf"
-cpu="$QEMU_CPU64,sscofpmf=true,smcntrpmf=true"
 period=100000
 iterations=20000000	# 4 * 10^7 loop instructions, about 400 samples
 filter_iterations=2000000	# 4 * 10^6: the kernel's share (~4 %) shows
@@ -75,15 +73,15 @@ firmwares=(opensbi hpm)
 declare -A fwname=([opensbi]="pristine OpenSBI v1.9" [hpm]="OpenSBI v1.9+HPM")
 declare -A want=([opensbi]=sbi [hpm]=$sampling_driver_on_hpm_firmware)
 
-# QEMU's device tree for this CPU with a raw-event map: OpenSBI's SBI PMU
-# counts raw events only where riscv,raw-event-to-mhpmcounters maps them
-# (QEMU's tree maps none): raw 0x1 and 0x2 on hpmcounter3..18.  The HPM
-# driver reads the same property.
+# QEMU's device tree for virt-sscofpmf with a raw-event map: OpenSBI's
+# SBI PMU counts raw events only where riscv,raw-event-to-mhpmcounters
+# maps them (QEMU's tree maps none): raw 0x1 and 0x2 on
+# hpmcounter3..18.  The HPM driver reads the same property.
 dtb="$tmp/sscofpmf.dtb"
-if ! HPM_QEMU_EXTRA="-cpu $cpu" "$RUN_QEMU" --profile virt --icount --dump-dtb "$dtb" ||
+if ! "$RUN_QEMU" --profile virt-sscofpmf --icount --dump-dtb "$dtb" ||
 	! fdtput -t x "$dtb" /pmu riscv,raw-event-to-mhpmcounters \
 		0 1 ffffffff ffffffff 7fff8 0 2 ffffffff ffffffff 7fff8; then
-	not_ok "virt with Sscofpmf: device tree with a raw-event map"
+	not_ok "virt-sscofpmf: device tree with a raw-event map"
 	exit 0
 fi
 
@@ -99,7 +97,7 @@ rec="rec() { perf record -o /tmp/p.data \"\$@\" sh -c 'sleep 0.01; exec knownloo
 			     /PERF_RECORD_EXIT/ && \$1 == \"knownloop\" { sub(\":\", \"\", \$2); print \"exit=\" \$2 }'; }"
 
 for fw in "${firmwares[@]}"; do
-	HPM_QEMU_EXTRA="-cpu $cpu" guest_run "$tmp/$fw" --profile virt --firmware "$fw" \
+	guest_run "$tmp/$fw" --profile virt-sscofpmf --firmware "$fw" \
 		--icount --dtb "$dtb" -- sh -c "$rec
 	echo '== dmesg'; dmesg | grep riscv-pmu
 	echo '== format'; ls -1 /sys/bus/event_source/devices/cpu/format
@@ -128,7 +126,7 @@ for fw in "${firmwares[@]}"; do
 		booted+=("$fw")
 		drv[$fw]=$(serving_driver "$tmp/$fw")
 	else
-		not_ok "${fwname[$fw]}, virt with Sscofpmf and Smcntrpmf: guest runs the sampling checks"
+		not_ok "${fwname[$fw]}, virt-sscofpmf: guest runs the sampling checks"
 		diag "$(tail -n 30 "$tmp/$fw")"
 		drv[$fw]=none
 	fi
@@ -312,7 +310,7 @@ for fw in "${firmwares[@]}"; do
 	[ "${drv[$fw]}" = hpm ] || continue
 	applies[$fw]=1
 	out="$tmp/$fw.storm"
-	HPM_QEMU_EXTRA="-cpu $cpu" guest_run "$out" --profile virt --firmware "$fw" \
+	guest_run "$out" --profile virt-sscofpmf --firmware "$fw" \
 		--icount --timeout 60 -- sh -c "
 		echo '== bare'; perfops time knownloop $storm_iterations
 		echo '== record'; perf record -o /tmp/p.data -e instructions -c 100 sh -c 'sleep 0.01; exec perfops time knownloop $storm_iterations' 2>&1

@@ -222,11 +222,11 @@ else
 fi
 
 # --- f: across a suspend to RAM on a hart with Sscofpmf and Smcntrpmf
-# (virt, OpenSBI v1.9 + HPM: the HPM driver samples and filters there),
-# a sampling event and mode-filtered fixed-counter events go on right
-# after it: the warm boot inhibits the counters and clears mcyclecfg and
-# minstretcfg, so the driver must load the sampling counter again, clear
-# its OF and write the filters again.
+# (virt-sscofpmf, OpenSBI v1.9 + HPM: the HPM driver samples and filters
+# there), a sampling event and mode-filtered fixed-counter events go on
+# right after it: the warm boot inhibits the counters and clears
+# mcyclecfg and minstretcfg, so the driver must load the sampling counter
+# again, clear its OF and write the filters again.
 #  - perf record -e r2 -c 100000 of "knownloop; suspend; knownloop": each
 #    of the two loop processes takes its loop's 10^7 instructions /
 #    100000 samples, 100, and a few for its start (at most 106), the
@@ -238,12 +238,10 @@ fi
 #    and an instruction takes 4 ns, so cycles:u is 4 * instructions:u
 #    within 1 % (a filter lost at the warm boot would add the kernel's
 #    suspend and resume path, 5 % of it).
-. "$TOP/qemu-config/virt.conf"
 sus_iter=5000000	# 10^7 loop instructions, 100 samples per loop
 out="$tmp/sscofpmf"
-if HPM_QEMU_EXTRA="-cpu $QEMU_CPU64,sscofpmf=true,smcntrpmf=true" guest_run "$out" \
-	--profile virt --firmware hpm --icount-shift 2 --suspend-test --extra "$tmp/extra" \
-	--timeout 400 -- sh -c "
+if guest_run "$out" --profile virt-sscofpmf --firmware hpm --icount-shift 2 \
+	--suspend-test --extra "$tmp/extra" --timeout 400 -- sh -c "
 	echo '== dmesg'; dmesg | grep 'riscv-pmu-hpm: .*counters'
 	echo '== record'
 	perf record -o /tmp/p.data -e r2 -c 100000 sh -c 'knownloop $sus_iter; sh suspend; knownloop $sus_iter' 2>/dev/null
@@ -279,6 +277,6 @@ if HPM_QEMU_EXTRA="-cpu $QEMU_CPU64,sscofpmf=true,smcntrpmf=true" guest_run "$ou
 		diag "$(section lone "$out")" "$(section stat "$out")"
 	fi
 else
-	not_ok "virt with Sscofpmf and Smcntrpmf --suspend-test: guest suspends twice with a sampling and filtered events"
+	not_ok "virt-sscofpmf --suspend-test: guest suspends twice with a sampling and filtered events"
 	diag "$(tail -n 30 "$out")"
 fi

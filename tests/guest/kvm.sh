@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # KVM guests and the PMU drivers (issue 21): the guest kernel with KVM
-# (scripts/build-kvm: build/guest/kvm/Image) on QEMU virt with the H
-# extension, Sscofpmf and Ssaia, under -icount shift=4, on pristine OpenSBI v1.9
-# (upstream's SBI PMU driver serves perf and KVM) and on OpenSBI v1.9
-# with the HPM patch (the HPM driver; KVM asks it for its counters
-# through riscv_pmu_get_hpm_info() -> riscv_pmu_hpm_get_info()):
+# (scripts/build-kvm: build/guest/kvm/Image) on the virt-sscofpmf profile
+# (Sscofpmf, Smcntrpmf) with the H extension and Ssaia on top, under
+# -icount shift=4, on pristine OpenSBI v1.9 (upstream's SBI PMU driver
+# serves perf and KVM) and on OpenSBI v1.9 with the HPM patch (the HPM
+# driver; KVM asks it for its counters through riscv_pmu_get_hpm_info()
+# -> riscv_pmu_hpm_get_info()):
 #  - the driver each firmware should have serves perf, and KVM finds the
 #    H extension (/dev/kvm);
 #  - upstream's KVM selftest riscv/sbi_pmu_test from the same tree
@@ -46,8 +47,9 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-. "$TOP/qemu-config/virt.conf"
-cpu="$QEMU_CPU64,h=true,sscofpmf=true,ssaia=true"
+# The profile's CPU plus H and Ssaia (run-qemu's QEMU takes the last -cpu).
+. "$TOP/qemu-config/virt-sscofpmf.conf"
+cpu="$QEMU_CPU64,h=true,ssaia=true"
 kvm="$GUEST_OUT/kvm"
 iterations=1000000	# 2 * 10^6 loop instructions
 period=100000		# 20 overflows
@@ -62,7 +64,7 @@ if [ ! -f "$kvm/Image" ] || [ ! -x "$kvm/bin/sbi_pmu_test" ] ||
 fi
 
 for fw in "${firmwares[@]}"; do
-	HPM_QEMU_EXTRA="-cpu $cpu" guest_run "$tmp/$fw" --profile virt \
+	HPM_QEMU_EXTRA="-cpu $cpu" guest_run "$tmp/$fw" --profile virt-sscofpmf \
 		--firmware "$fw" --icount-shift 4 --mem 512M --image "$kvm/Image" \
 		--extra "$kvm/bin" -- sh -c "
 	echo '== dmesg'; dmesg | grep -E 'riscv-pmu|kvm'
@@ -79,7 +81,7 @@ done
 val() { section "$2" "$tmp/$1" | grep -o "\<$3=[^ ]*" | head -n1 | cut -d= -f2; }
 
 for fw in "${firmwares[@]}"; do
-	name="${fwname[$fw]}, virt with H, Sscofpmf and Ssaia"
+	name="${fwname[$fw]}, virt-sscofpmf with H and Ssaia"
 	out="$tmp/$fw"
 	if [ "$(cat "$tmp/$fw.rc")" != 0 ] || ! grep -q '^== end$' "$out"; then
 		not_ok "$name: guest with KVM boots and runs the KVM tests"

@@ -3,10 +3,11 @@
 # (scripts/build-rv32), whose /init is guest/rv32/hpm32.c, a static
 # nolibc program (Debian has no riscv32 userland) that runs the checks
 # below and prints them; this suite relays them, each named after the
-# driver and the run.  QEMU virt RV32, one hart, -icount, Sscofpmf and
-# Smcntrpmf (as tests/guest/hpm-sampling.sh on RV64), with a device tree
-# whose riscv,pmu node maps raw 0x1 and 0x2 to hpmcounter3..18 (pristine
-# OpenSBI counts raw events only where it says so).  Three boots:
+# driver and the run.  The virt-sscofpmf profile on RV32 (Sscofpmf and
+# Smcntrpmf, as tests/guest/hpm-sampling.sh on RV64), one hart, -icount,
+# with a device tree whose riscv,pmu node maps raw 0x1 and 0x2 to
+# hpmcounter3..18 (pristine OpenSBI counts raw events only where it says
+# so).  Three boots:
 #
 #  1. OpenSBI v1.9 + HPM, the HPM driver: count, filter, sample, mmap,
 #     boundary (hpm32.c says what each checks and its bounds);
@@ -43,13 +44,11 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-. "$TOP/qemu-config/virt.conf"
-export HPM_QEMU_EXTRA="-cpu $QEMU_CPU32,sscofpmf=true,smcntrpmf=true"
 dtb="$tmp/rv32.dtb"
-if ! "$RUN_QEMU" --profile virt --rv32 --icount --dump-dtb "$dtb" ||
+if ! "$RUN_QEMU" --profile virt-sscofpmf --rv32 --icount --dump-dtb "$dtb" ||
 	! fdtput -t x "$dtb" /pmu riscv,raw-event-to-mhpmcounters \
 		0 1 ffffffff ffffffff 7fff8 0 2 ffffffff ffffffff 7fff8; then
-	not_ok "RV32 virt with Sscofpmf: device tree with a raw-event map"
+	not_ok "RV32 virt-sscofpmf: device tree with a raw-event map"
 	exit 0
 fi
 
@@ -58,7 +57,7 @@ fi
 run() {
 	local name=$1 fw=$2
 	shift 2
-	guest_run "$tmp/$name" --profile virt --rv32 --icount --smp 1 \
+	guest_run "$tmp/$name" --profile virt-sscofpmf --rv32 --icount --smp 1 \
 		--firmware "$fw" --dtb "$dtb" "$@"
 	echo $? >"$tmp/$name.rc"
 }
