@@ -69,21 +69,33 @@ period=100000
 iterations=20000000	# 4 * 10^7 loop instructions, about 400 samples
 filter_iterations=2000000	# 4 * 10^6: the kernel's share (~4 %) shows
 freq=2000	# -F, with perf_event_max_sample_rate lowered to it
-firmwares=(opensbi hpm)
-declare -A fwname=([opensbi]="pristine OpenSBI v1.9" [hpm]="OpenSBI v1.9+HPM")
-declare -A want=([opensbi]=sbi [hpm]=$sampling_driver_on_hpm_firmware)
+# The configurations, each a column: "opensbi" and "hpm" the firmwares
+# on virt-sscofpmf; "cdeleg" pristine OpenSBI on virt-cdeleg, where the
+# HPM driver programs the delegated counters itself (issue 23): the same
+# checks, with the same bounds as the HPM driver on the HPM firmware.
+# ("firmwares" below means these configurations.)
+firmwares=(opensbi hpm cdeleg)
+declare -A fwname=([opensbi]="pristine OpenSBI v1.9" [hpm]="OpenSBI v1.9+HPM"
+	[cdeleg]="delegated counters (virt-cdeleg, pristine OpenSBI v1.9)")
+declare -A want=([opensbi]=sbi [hpm]=$sampling_driver_on_hpm_firmware [cdeleg]=hpm)
+declare -A profile_of=([opensbi]=virt-sscofpmf [hpm]=virt-sscofpmf [cdeleg]=virt-cdeleg)
+declare -A firmware_of=([opensbi]=opensbi [hpm]=hpm [cdeleg]=opensbi)
 
 # QEMU's device tree for virt-sscofpmf with a raw-event map: OpenSBI's
 # SBI PMU counts raw events only where riscv,raw-event-to-mhpmcounters
 # maps them (QEMU's tree maps none): raw 0x1 and 0x2 on
 # hpmcounter3..18.  The HPM driver reads the same property.
-dtb="$tmp/sscofpmf.dtb"
-if ! "$RUN_QEMU" --profile virt-sscofpmf --icount --dump-dtb "$dtb" ||
-	! fdtput -t x "$dtb" /pmu riscv,raw-event-to-mhpmcounters \
-		0 1 ffffffff ffffffff 7fff8 0 2 ffffffff ffffffff 7fff8; then
-	not_ok "virt-sscofpmf: device tree with a raw-event map"
-	exit 0
-fi
+# (The same on virt-cdeleg, whose pristine OpenSBI deletes the maps.)
+declare -A dtb_of
+for p in virt-sscofpmf virt-cdeleg; do
+	dtb_of[$p]="$tmp/$p.dtb"
+	if ! "$RUN_QEMU" --profile "$p" --icount --dump-dtb "${dtb_of[$p]}" ||
+		! fdtput -t x "${dtb_of[$p]}" /pmu riscv,raw-event-to-mhpmcounters \
+			0 1 ffffffff ffffffff 7fff8 0 2 ffffffff ffffffff 7fff8; then
+		not_ok "$p: device tree with a raw-event map"
+		exit 0
+	fi
+done
 
 # rec EVENT-OPTIONS...: perf record of the loop as the header says, then
 # the knownloop process's sample count, its samples' split by binary,
@@ -97,8 +109,9 @@ rec="rec() { perf record -o /tmp/p.data \"\$@\" sh -c 'sleep 0.01; exec knownloo
 			     /PERF_RECORD_EXIT/ && \$1 == \"knownloop\" { sub(\":\", \"\", \$2); print \"exit=\" \$2 }'; }"
 
 for fw in "${firmwares[@]}"; do
-	guest_run "$tmp/$fw" --profile virt-sscofpmf --firmware "$fw" \
-		--icount --dtb "$dtb" -- sh -c "$rec
+	p=${profile_of[$fw]}
+	guest_run "$tmp/$fw" --profile "$p" --firmware "${firmware_of[$fw]}" \
+		--icount --dtb "${dtb_of[$p]}" -- sh -c "$rec
 	echo '== dmesg'; dmesg | grep riscv-pmu
 	echo '== format'; ls -1 /sys/bus/event_source/devices/cpu/format
 	echo '== where'; perfops where 0x2
@@ -126,19 +139,24 @@ for fw in "${firmwares[@]}"; do
 		booted+=("$fw")
 		drv[$fw]=$(serving_driver "$tmp/$fw")
 	else
-		not_ok "${fwname[$fw]}, virt-sscofpmf: guest runs the sampling checks"
+		not_ok "${fwname[$fw]}, ${profile_of[$fw]}: guest runs the sampling checks"
 		diag "$(tail -n 30 "$tmp/$fw")"
 		drv[$fw]=none
 	fi
 done
-[ ${#booted[@]} = 2 ] || exit 0
+[ ${#booted[@]} = ${#firmwares[@]} ] || exit 0
 
-line="${fwname[opensbi]}: ${drv[opensbi]} (want sbi), ${fwname[hpm]}: ${drv[hpm]} (want ${want[hpm]})"
-if [ "${drv[opensbi]}" = sbi ] && [ "${drv[hpm]}" = "${want[hpm]}" ]; then
+line= good=1
+for fw in "${firmwares[@]}"; do
+	line+="${line:+, }${fwname[$fw]}: ${drv[$fw]} (want ${want[$fw]})"
+	[ "${drv[$fw]}" = "${want[$fw]}" ] || good=0
+done
+section dmesg "$tmp/cdeleg" | grep -q 'through the delegated counters' || good=0
+if [ $good = 1 ]; then
 	ok "driver serving perf with Sscofpmf: $line"
 else
 	not_ok "driver serving perf with Sscofpmf: $line"
-	diag "$(section dmesg "$tmp/opensbi")" "$(section dmesg "$tmp/hpm")"
+	diag "$(section dmesg "$tmp/opensbi")" "$(section dmesg "$tmp/hpm")" "$(section dmesg "$tmp/cdeleg")"
 fi
 
 # val FW SECTION KEY: KEY=value in that section of FW's output.
@@ -149,7 +167,11 @@ dso_pct() {
 }
 # both: "pristine ... FIGURE, OpenSBI+HPM ... FIGURE", the FWs' fig[].
 declare -A fig
-both() { echo "${fwname[opensbi]} ${fig[opensbi]}, ${fwname[hpm]} ${fig[hpm]}"; }
+both() {
+	local fw out=
+	for fw in "${firmwares[@]}"; do out+="${out:+, }${fwname[$fw]} ${fig[$fw]}"; done
+	echo "$out"
+}
 
 # report_check DESC: one line for the check, ok when every
 # firmware it applies to passed.  applies[FW] says whether it applies;
@@ -310,7 +332,7 @@ for fw in "${firmwares[@]}"; do
 	[ "${drv[$fw]}" = hpm ] || continue
 	applies[$fw]=1
 	out="$tmp/$fw.storm"
-	guest_run "$out" --profile virt-sscofpmf --firmware "$fw" \
+	guest_run "$out" --profile "${profile_of[$fw]}" --firmware "${firmware_of[$fw]}" \
 		--icount --timeout 60 -- sh -c "
 		echo '== bare'; perfops time knownloop $storm_iterations
 		echo '== record'; perf record -o /tmp/p.data -e instructions -c 100 sh -c 'sleep 0.01; exec perfops time knownloop $storm_iterations' 2>&1

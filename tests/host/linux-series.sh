@@ -239,7 +239,16 @@ check_series() {
 			not_ok "yamllint: $b (nothing the pristine file does not have)"
 			diag "$(comm -13 "$tmp/yl0" "$tmp/yl1")"
 		fi
-		if dt-doc-validate -u "$src/$bindings" "$src/$b" >"$tmp/dv" 2>&1 && [ ! -s "$tmp/dv" ]; then
+		# bookworm's dt-schema (2022.08) rejects some of 7.2's own
+		# bindings (extensions.yaml's riscv,isa-extensions): where it
+		# rejects the pristine file, it says nothing of the series'
+		# change, which is then not counted as checked.
+		mkdir -p "$tmp/pristine-binding/${b%/*}"
+		cp "$tmp/pristine.yaml" "$tmp/pristine-binding/$b"
+		if [ -s "$tmp/pristine.yaml" ] &&
+			! dt-doc-validate -u "$src/$bindings" "$tmp/pristine-binding/$b" >/dev/null 2>&1; then
+			diag "not checked: dt-doc-validate $(dt-doc-validate --version 2>/dev/null) rejects the pristine $b too"
+		elif dt-doc-validate -u "$src/$bindings" "$src/$b" >"$tmp/dv" 2>&1 && [ ! -s "$tmp/dv" ]; then
 			ok "dt-doc-validate (meta-schema): $b"
 		else
 			not_ok "dt-doc-validate (meta-schema): $b"
