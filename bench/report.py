@@ -388,14 +388,14 @@ def main():
     print()
 
     # Where each goal of the benchmark issue stands, from the rows above.
-    def row(label):
-        for r in rows:
+    def row(label, table=rows):
+        for r in table:
             if r[0] == label:
                 return r
         return (label, None, None, "")
 
-    def rat(label):
-        _, h, u, _ = row(label)
+    def rat(label, table=rows):
+        _, h, u, _ = row(label, table)
         return None if h is None or u in (None, 0) else h / u
 
     def verdict(ok):
@@ -403,6 +403,14 @@ def main():
 
     def le(v, lim):
         return None if v is None else v <= lim
+
+    def goal_table(column, goals):
+        print(f"| goal | {column} | verdict |")
+        print("|---|---|---|")
+        for label, val, lim in goals:
+            shown = "n/a" if val is None else f"{val:.3g}"
+            print(f"| {label} | {shown} | {verdict(le(val, lim))} |")
+        print()
 
     def many_rat(a, b):
         return None if a is None or b in (None, 0) else a / b
@@ -448,12 +456,7 @@ def main():
               f"{mv('hpm', 1000, 'on'):.0f} of them on counters and the SBI "
               f"PMU driver {mv('upstream', 1000, 'on'):.0f}: a switch costs "
               f"{tot:.2f} times the SBI PMU path's in all.\n")
-    print("| goal | HPM path | verdict |")
-    print("|---|---|---|")
-    for label, val, lim in goals:
-        shown = "n/a" if val is None else f"{val:.3g}"
-        print(f"| {label} | {shown} | {verdict(le(val, lim))} |")
-    print()
+    goal_table("HPM path", goals)
 
     # Counter delegation: its own table, the same kernel and OpenSBI
     # build on virt-cdeleg, HPM driver against SBI PMU driver.
@@ -463,28 +466,22 @@ def main():
         for op in ("open+close", "enable+disable", "read", "mmap-read"):
             drows.append((f"{op}, {label}: instructions",
                           get("cdeleg", "ops", (key, op)),
-                          get("cdeleg-sbi", "ops", (key, op))))
+                          get("cdeleg-sbi", "ops", (key, op)), ""))
         for op in ("enable+disable", "read"):
             drows.append((f"SBI calls per {op}, {label}",
                           ecalls(out, "cdeleg", key, op),
-                          ecalls(out, "cdeleg-sbi", key, op)))
+                          ecalls(out, "cdeleg-sbi", key, op), ""))
     dsamp = {s: (sampling(s) or {}) if s in data else {} for s in DELEG}
     for key, label in (("insns", "instructions per overflow interrupt"),
                        ("ecalls", "SBI calls per overflow interrupt")):
         drows.append((f"perf record -e instructions: {label}",
-                      dsamp["cdeleg"].get(key), dsamp["cdeleg-sbi"].get(key)))
+                      dsamp["cdeleg"].get(key), dsamp["cdeleg-sbi"].get(key), ""))
 
     def drat(label):
-        for r in drows:
-            if r[0] == label:
-                return None if r[1] is None or r[2] in (None, 0) else r[1] / r[2]
-        return None
+        return rat(label, drows)
 
     def dval(label):
-        for r in drows:
-            if r[0] == label:
-                return r[1]
-        return None
+        return row(label, drows)[1]
 
     print("## Counter delegation (virt-cdeleg)\n")
     print("QEMU `virt` with Smcdeleg, Ssccfg, Smcsrind, Sscsrind, Smstateen,")
@@ -497,7 +494,7 @@ def main():
           f"{dsamp['cdeleg-sbi'].get('driver', 'n/a')}.\n")
     print("| figure | delegated counters | SBI PMU driver | ratio |")
     print("|---|---|---|---|")
-    for label, h, u in drows:
+    for label, h, u, _ in drows:
         print(f"| {label} | {fmt(h)} | {fmt(u)} | {ratio(h, u)} |")
     print()
     dgoals = [
@@ -513,12 +510,7 @@ def main():
         ("instructions per overflow <= 0.5 of the SBI PMU driver's",
          drat("perf record -e instructions: instructions per overflow interrupt"), 0.5),
     ]
-    print("| goal | delegated counters | verdict |")
-    print("|---|---|---|")
-    for label, val, lim in dgoals:
-        shown = "n/a" if val is None else f"{val:.3g}"
-        print(f"| {label} | {shown} | {verdict(le(val, lim))} |")
-    print()
+    goal_table("delegated counters", dgoals)
 
     # Chart: operation costs on one event (instructions), both paths.
     dat = os.path.join(out, "chart.dat")
