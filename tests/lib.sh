@@ -51,6 +51,17 @@ field() {
 		END { if (!found) print "missing" }'
 }
 
+# not_counted_full EVENT,EVENT... < `perf stat -x';'` output: the events
+# of the list not counted 100 % of the time (a count and 100.00 running),
+# each after a space; nothing when all were.
+not_counted_full() {
+	local sec e
+	sec=$(cat)
+	for e in ${1//,/ }; do
+		grep -Eq "^[0-9]+;[^;]*;$e;[0-9]+;100\.00;" <<<"$sec" || printf ' %s' "$e"
+	done
+}
+
 # pct_between P LO HI: LO <= P <= HI (P may be a decimal).
 pct_between() {
 	awk -v p="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(p + 0 >= lo && p + 0 <= hi) }'

@@ -76,52 +76,42 @@ else
 	diag "$(tail -n 20 "$out")"
 fi
 
-# The virt-sscofpmf profile (a hart with Sscofpmf and Smcntrpmf), on the
-# same OpenSBI with HPM: the HPM driver keeps the counters there too, as
-# it samples (linux-patches 2-hpm: "Leave the counters to the HPM driver
-# where it counts more"), the SBI PMU driver stands aside, and perf
-# record takes samples.  With Smcntrpmf the driver filters modes on all
-# counters, cycle and instret too ("all counters (Sscofpmf, Smcntrpmf)";
-# on a hart with Sscofpmf alone it says "programmable counters
-# (Sscofpmf)").  How well it samples: tests/guest/hpm-sampling.sh.
-out="$tmp/sscofpmf"
-if guest_run "$out" --profile virt-sscofpmf -- sh -c \
-	'echo "== dmesg"; dmesg | grep -E "riscv-pmu"
-	echo "== record"; perf record -o /tmp/p.data -e instructions -c 100000 knownloop 1000000 2>&1'; then
+# Harts with Sscofpmf, on the same OpenSBI with HPM: the HPM driver keeps
+# the counters there too, as it samples (linux-patches 2-hpm: "Leave the
+# counters to the HPM driver where it counts more"), the SBI PMU driver
+# stands aside, and perf record takes samples.  How well it samples:
+# tests/guest/hpm-sampling.sh.
+# sampling_boot NAME LABEL FILTERING CPU RUN-QEMU-OPTIONS...: one boot,
+# CPU (-cpu ..., or empty for the profile's) in HPM_QEMU_EXTRA; the init
+# message must say FILTERING (an extended regular expression).
+sampling_boot() {
+	local out="$tmp/$1" label=$2 filtering=$3 cpu=$4 log n
+	shift 4
+	if ! HPM_QEMU_EXTRA="$cpu" guest_run "$out" "$@" -- sh -c \
+		'echo "== dmesg"; dmesg | grep -E "riscv-pmu"
+		echo "== record"; perf record -o /tmp/p.data -e instructions -c 100000 knownloop 1000000 2>&1'; then
+		not_ok "$label: guest boots and runs perf record"
+		diag "$(tail -n 20 "$out")"
+		return
+	fi
 	log=$(section dmesg "$out")
 	n=$(section record "$out" | sed -n 's/.*(\([0-9]*\) samples).*/\1/p')
-	if grep -Eq 'riscv-pmu-hpm: [0-9]+ counters .*; sampling, mode filtering: all counters \(Sscofpmf, Smcntrpmf\)' <<<"$log" &&
+	if grep -Eq "riscv-pmu-hpm: [0-9]+ counters .*; sampling, mode filtering: $filtering" <<<"$log" &&
 		grep -q 'riscv-pmu-sbi: counters left to the HPM driver' <<<"$log" &&
 		is_number "$n" && [ "$n" -gt 0 ]; then
-		ok "virt-sscofpmf on OpenSBI with HPM: the HPM driver keeps the counters and samples, perf record takes $n samples"
+		ok "$label: the HPM driver keeps the counters and samples, perf record takes $n samples"
 	else
-		not_ok "virt-sscofpmf on OpenSBI with HPM: the HPM driver keeps the counters and samples, perf record takes samples"
+		not_ok "$label: the HPM driver keeps the counters and samples, perf record takes samples"
 		diag "$log" "$(section record "$out")"
 	fi
-else
-	not_ok "virt-sscofpmf on OpenSBI with HPM: guest boots and runs perf record"
-	diag "$(tail -n 20 "$out")"
-fi
-
+}
+# virt-sscofpmf (Sscofpmf and Smcntrpmf): the driver filters modes on all
+# counters, cycle and instret too.
+sampling_boot sscofpmf "virt-sscofpmf on OpenSBI with HPM" \
+	'all counters \(Sscofpmf, Smcntrpmf\)' "" --profile virt-sscofpmf
 # A hart with Sscofpmf but not Smcntrpmf, as many boards are: no profile
-# describes it (virt-sscofpmf has both), so this one boot gives virt's
-# CPU Sscofpmf alone.  The driver samples and filters modes on the
-# programmable counters only ("programmable counters (Sscofpmf)").
-out="$tmp/sscofpmf-only"
+# describes it, so this one boot gives virt's CPU Sscofpmf alone.  The
+# driver filters modes on the programmable counters only.
 . "$TOP/qemu-config/virt.conf"
-if HPM_QEMU_EXTRA="-cpu $QEMU_CPU64,sscofpmf=true" guest_run "$out" --profile virt -- sh -c \
-	'echo "== dmesg"; dmesg | grep -E "riscv-pmu"
-	echo "== record"; perf record -o /tmp/p.data -e instructions -c 100000 knownloop 1000000 2>&1'; then
-	log=$(section dmesg "$out")
-	n=$(section record "$out" | sed -n 's/.*(\([0-9]*\) samples).*/\1/p')
-	if grep -Eq 'riscv-pmu-hpm: [0-9]+ counters .*; sampling, mode filtering: programmable counters \(Sscofpmf\)' <<<"$log" &&
-		is_number "$n" && [ "$n" -gt 0 ]; then
-		ok "virt with Sscofpmf alone on OpenSBI with HPM: the HPM driver samples and filters on the programmable counters, perf record takes $n samples"
-	else
-		not_ok "virt with Sscofpmf alone on OpenSBI with HPM: the HPM driver samples and filters on the programmable counters, perf record takes samples"
-		diag "$log" "$(section record "$out")"
-	fi
-else
-	not_ok "virt with Sscofpmf alone on OpenSBI with HPM: guest boots and runs perf record"
-	diag "$(tail -n 20 "$out")"
-fi
+sampling_boot sscofpmf-only "virt with Sscofpmf alone on OpenSBI with HPM" \
+	'programmable counters \(Sscofpmf\)' "-cpu $QEMU_CPU64,sscofpmf=true" --profile virt

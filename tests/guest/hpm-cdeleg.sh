@@ -63,10 +63,7 @@ else
 fi
 
 sec=$(section six "$tmp/hpm")
-bad=
-for e in ${six//,/ }; do
-	grep -Eq "^[0-9]+;[^;]*;$e;[0-9]+;100\.00;" <<<"$sec" || bad+=" $e"
-done
+bad=$(not_counted_full "$six" <<<"$sec")
 insn=$(field 1 instructions <<<"$sec") r2=$(field 1 r2 <<<"$sec")
 if [ -z "$bad" ] && is_number "$insn" && is_number "$r2" &&
 	[ "$insn" -ge $((2 * iterations)) ] && within_pct "$r2" "$insn" 1; then

@@ -71,10 +71,7 @@ for c in "${confs[@]}"; do
 		grep -qx firmware <<<"$(section format "$out")"
 
 	sec=$(section stat "$out")
-	bad=
-	for e in ${fw_events//,/ }; do
-		grep -Eq "^[0-9]+;[^;]*;$e;[0-9]+;100\.00;" <<<"$sec" || bad+=" $e"
-	done
+	bad=$(not_counted_full "$fw_events" <<<"$sec")
 	timer=$(field 1 fw_set_timer <<<"$sec") ipi=$(field 1 fw_ipi_sent <<<"$sec")
 	if [ -z "$bad" ] && is_number "$timer" && is_number "$ipi" &&
 		[ "$timer" -gt 0 ] && [ "$ipi" -gt 0 ]; then
