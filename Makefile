@@ -1,6 +1,6 @@
 # riscv-hpm-perf: RISC-V hardware performance counters for Linux perf.
 #
-#   make run [PROFILE=virt|virt-sscofpmf|virt-cdeleg|u74|cva6|cva6-fixed]
+#   make run [PROFILE=virt|virt-sscofpmf|virt-cdeleg|virt-cdeleg-nosmstateen|u74|cva6|cva6-fixed]
 #            [CMD='perf stat ...'] [FIRMWARE=...] [HOST_SPEED=1] [LINUX=7.2|6.12]
 #   make test        every test; ends with "N passed, N failed"
 #   make build       kernel, perf, firmware, workloads, initramfs

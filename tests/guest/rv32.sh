@@ -7,7 +7,7 @@
 # Smcntrpmf, as tests/guest/hpm-sampling.sh on RV64), one hart, -icount,
 # with a device tree whose riscv,pmu node maps raw 0x1 and 0x2 to
 # hpmcounter3..18 (pristine OpenSBI counts raw events only where it says
-# so).  Four boots:
+# so).  Five boots:
 #
 #  1. OpenSBI v1.9 + HPM, the HPM driver: count, filter, sample, mmap,
 #     boundary (hpm32.c says what each checks and its bounds);
@@ -17,16 +17,23 @@
 #  3. the HPM driver with the programmable counters given 40 bits
 #     (tests/overlays/hpm-40bit.dtso): pmc_width 40 in the user page,
 #     count, mmap and boundary;
-#  4. pristine OpenSBI v1.9 on virt-cdeleg.  QEMU 10 on RV32 keeps
+#  4. pristine OpenSBI v1.9 on virt-cdeleg-nosmstateen (counter
+#     delegation without Smstateen): the HPM driver on the delegated
+#     counters, the upper halves through sireg4 and sireg5: count,
+#     filter, sample, mmap, boundary, as boot 1.  No SBI call: QEMU's
+#     trap log of this boot has as many S-mode ecalls as that of a boot
+#     that runs no check (4b), but for the IPIs perf's irq_work sends
+#     the hart itself from the overflow handler (an ecall the hart's
+#     software interrupt follows; the hart has no other way to interrupt
+#     itself), which any driver's sampling makes;
+#  5. pristine OpenSBI v1.9 on virt-cdeleg.  QEMU 10 on RV32 keeps
 #     mstateen0h's CSRIND bit clear whatever the firmware writes (its
 #     write_mstateen0h() mask lacks the bit; RV64's write_mstateen0()
-#     has it), so S-mode's siselect traps there and no RV32 hart of this
-#     QEMU lets S-mode program delegated counters.  What is checked: the
-#     kernel boots, the HPM driver finds the indirect CSRs out of reach
-#     (it reads them through the exception table) and leaves the
-#     counters to the SBI PMU driver, which counts.  The delegation
-#     itself is checked on RV64 (hpm-sampling.sh, hpm-calls.sh,
-#     hpm-cdeleg.sh).
+#     has it), so S-mode's siselect traps there: a hart whose firmware
+#     lists the extensions but keeps the CSRs from S-mode.  What is
+#     checked: the kernel boots, the HPM driver finds the indirect CSRs
+#     out of reach (it reads them through the exception table) and
+#     leaves the counters to the SBI PMU driver, which counts.
 #
 # QEMU 10.0.2 on RV32 (target/riscv/csr.c, riscv_pmu_ctr_get_fixed_
 # counters_val() and riscv_pmu_read_ctr()) computes each half of a
@@ -116,7 +123,11 @@ run hpm hpm -- driver count filter sample mmap boundary probe
 run sbi opensbi -- driver count filter mmap boundary
 run sbi-sample opensbi -- sample
 run hpm40 hpm --overlay "$TOP/tests/overlays/hpm-40bit.dtso" -- driver width=40 count mmap boundary
-# Counter delegation on RV32 (issue 23): see 4. above.
+# Counter delegation on RV32 (issue 23): see 4. and 5. above.
+HPM_QEMU_EXTRA="-d int -D $tmp/cdeleg-ns.trap" profile=virt-cdeleg-nosmstateen \
+	run cdeleg-ns opensbi -- driver count filter sample mmap boundary probe
+HPM_QEMU_EXTRA="-d int -D $tmp/cdeleg-ns-idle.trap" profile=virt-cdeleg-nosmstateen \
+	run cdeleg-ns-idle opensbi -- driver
 profile=virt-cdeleg run cdeleg opensbi -- driver count
 
 check "the HPM firmware's guest is served by the HPM driver" grep -qx '# driver=hpm' "$tmp/hpm"
@@ -127,6 +138,26 @@ relay hpm "HPM driver"
 relay sbi "SBI PMU driver"
 relay sbi-sample "SBI PMU driver, sampling" figures
 relay hpm40 "HPM driver, 40-bit counters"
+check "virt-cdeleg-nosmstateen on RV32: the HPM driver serves, on the delegated counters" \
+	sh -c "grep -qx '# driver=hpm' '$tmp/cdeleg-ns' && grep -q 'riscv-pmu-hpm: .*through the delegated counters (Smcdeleg, Ssccfg)' '$tmp/cdeleg-ns'"
+relay cdeleg-ns "HPM driver, delegated counters"
+# sbi_calls TRAPLOG: its S-mode ecalls that no software interrupt
+# follows (an IPI to itself is one the hart's software interrupt does).
+sbi_calls() {
+	awk '/desc=supervisor_ecall/ { if (e) n++; e = 1; next }
+		/desc=s_software/ { if (e) ipi++; e = 0; next }
+		{ if (e) n++; e = 0 }
+		END { if (e) n++; printf "%d %d\n", n, ipi }' "$1"
+}
+read -r calls ipis < <(sbi_calls "$tmp/cdeleg-ns.trap")
+read -r idle_calls idle_ipis < <(sbi_calls "$tmp/cdeleg-ns-idle.trap")
+samples=$(grep -c '^ok - sample .* unfiltered, period' "$tmp/cdeleg-ns" || true)
+if [ -n "$calls" ] && [ "$calls" = "$idle_calls" ] && [ "$samples" = 2 ] &&
+	[ "$calls" -gt 0 ]; then
+	ok "virt-cdeleg-nosmstateen on RV32: the checks (counting, filters, over 200 overflows, mmap reads) make no SBI call: $calls S-mode ecalls in the boot, as in one that runs none ($idle_calls), besides $ipis IPIs to itself ($idle_ipis)"
+else
+	not_ok "virt-cdeleg-nosmstateen on RV32: the checks make no SBI call (ecalls besides IPIs: ${calls:-?} with the checks, ${idle_calls:-?} without; sampling checks passed: $samples of 2)"
+fi
 check "virt-cdeleg on RV32 (QEMU 10 keeps siselect from S-mode): the HPM driver finds the CSRs out of reach, the SBI PMU driver serves" \
 	sh -c "grep -qx '# driver=sbi' '$tmp/cdeleg' && grep -q 'counter delegation but the firmware delegates no counter (-14)' '$tmp/cdeleg'"
 relay cdeleg "virt-cdeleg, SBI PMU driver"
@@ -134,16 +165,18 @@ relay cdeleg "virt-cdeleg, SBI PMU driver"
 # What hpm32 left out must be the hart's doing, not the HPM driver's:
 # the SBI PMU driver on the same hart must show the same.
 nofilter='the hart does not filter the lower half of its counters by mode'
-if grep -q "$nofilter" "$tmp/hpm"; then
-	if grep -q "$nofilter" "$tmp/sbi"; then
-		ok "the filter checks left out on the HPM driver (exclude_user counted the user loop) are left out on the SBI PMU driver too: the hart's (QEMU 10 RV32's lower halves count every mode)"
-	else
-		not_ok "the HPM driver's exclude_user counts the user loop where the SBI PMU driver's does not: the HPM driver ignores the mode filter on RV32"
+for f in hpm cdeleg-ns; do
+	if grep -q "$nofilter" "$tmp/$f"; then
+		if grep -q "$nofilter" "$tmp/sbi"; then
+			ok "the filter checks left out on the HPM driver ($f: exclude_user counted the user loop) are left out on the SBI PMU driver too: the hart's (QEMU 10 RV32's lower halves count every mode)"
+		else
+			not_ok "the HPM driver's exclude_user ($f) counts the user loop where the SBI PMU driver's does not: the HPM driver ignores the mode filter on RV32"
+		fi
+		diag "$(grep -h 'filter probe' "$tmp/$f" "$tmp/sbi")"
 	fi
-	diag "$(grep -h 'filter probe' "$tmp/hpm" "$tmp/sbi")"
-fi
+done
 nocarry='the hart did not carry'
-for f in hpm hpm40; do
+for f in hpm hpm40 cdeleg-ns; do
 	if grep -q "$nocarry" "$tmp/$f"; then
 		if grep -q "$nocarry" "$tmp/sbi"; then
 			ok "boundary ($f): the carry the counter missed is missed on the SBI PMU driver too: the hart's (QEMU 10 RV32)"
