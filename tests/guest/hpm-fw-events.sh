@@ -17,7 +17,8 @@
 # each of them 100 % of the time, timer and IPI sends above zero; a group
 # of cycles and FW_SET_TIMER counts both.  On the HPM driver, what a
 # firmware counter cannot do is refused rather than counted wrong: a
-# mode filter (:u) and sampling (perf record).
+# mode filter (:u) and sampling (perf record).  And where the PMU has no
+# firmware format field, perf list hides the firmware events (below).
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -43,6 +44,13 @@ for c in "${confs[@]}"; do
 		echo '== dmesg'; dmesg | grep riscv-pmu
 		echo '== format'; ls -1 /sys/bus/event_source/devices/cpu/format
 		echo '== list'; perf list 2>/dev/null | grep -o 'fw_[a-z_]*' | sort -u
+		s=/sys/bus/event_source/devices/cpu f=/tmp/fakesys/bus/event_source/devices/cpu
+		mkdir -p \$f && cp \$s/type \$f/ && cp -r \$s/format \$f/
+		echo '== fake-others'; SYSFS_PATH=/tmp/fakesys perf list 2>/dev/null | grep -o '^  [a-z0-9_.-]*' | grep -v '^  fw_' | sort -u
+		rm -f \$f/format/firmware
+		echo '== nofw-list'; SYSFS_PATH=/tmp/fakesys perf list 2>/dev/null | grep -o 'fw_[a-z_]*' | sort -u
+		echo '== nofw-others'; SYSFS_PATH=/tmp/fakesys perf list 2>/dev/null | grep -o '^  [a-z0-9_.-]*' | grep -v '^  fw_' | sort -u
+		echo '== nofw-deprecated'; SYSFS_PATH=/tmp/fakesys perf list --deprecated 2>/dev/null | grep -o 'fw_[a-z_]*' | sort -u
 		echo '== stat'; perf stat -x';' -o /tmp/s -a -e $fw_events -- $work; grep -v '^#' /tmp/s
 		echo '== group'; perf stat -x';' -o /tmp/s -a -e '{cycles,fw_set_timer}' -- $work; grep -v '^#' /tmp/s
 		echo '== user'; perf stat -x';' -o /tmp/s -a -e fw_set_timer:u -- sleep 0.05 2>&1; grep -v '^#' /tmp/s
@@ -102,6 +110,29 @@ for c in "${confs[@]}"; do
 	else
 		not_ok "${title[$c]}: perf record -e fw_set_timer refused (firmware counters do not interrupt)"
 		diag "rc=${rc:-none}"
+	fi
+done
+
+# Where the cpu PMU has no firmware format field (a driver without
+# firmware counters: the HPM driver where the SBI PMU extension has
+# none), perf list must not offer the firmware events, which could only
+# print <not supported> (3-perf-tools/0001); every other event stays, and
+# --deprecated still lists them.  Checked on a copy of the PMU's sysfs
+# directory (type and format) without the field, through perf's
+# SYSFS_PATH, on each configuration's own event table.
+for c in "${confs[@]}"; do
+	out="$tmp/$c"
+	grep -q '^== end$' "$out" || continue
+	nofw=$(section nofw-list "$out" | tr '\n' ' ')
+	others=$(section fake-others "$out") nofw_others=$(section nofw-others "$out")
+	dep=$(section nofw-deprecated "$out" | tr '\n' ' ')
+	if [ -n "${lists[$c]}" ] && [ -z "$nofw" ] && [ -n "$others" ] &&
+		[ "$others" = "$nofw_others" ] && [ "$dep" = "${lists[$c]}" ]; then
+		ok "${title[$c]}: without the firmware format field perf list offers none of the $(wc -w <<<"${lists[$c]}") firmware events, the same $(wc -l <<<"$others") others, and all of them with --deprecated"
+	else
+		not_ok "${title[$c]}: without the firmware format field perf list offers no firmware event, the same others, and all of them with --deprecated"
+		diag "offered: ${nofw:-none}" "with --deprecated: ${dep:-none}" \
+			"others lost: $(comm -23 <(echo "$others") <(echo "$nofw_others") | tr '\n' ' ')"
 	fi
 done
 

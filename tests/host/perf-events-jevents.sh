@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # perf's own jevents.py accepts the project's tables on both trees the
 # project has a series for, each with its perf tool series
-# (linux-patches/<VER>/*-perf-tools: the jevents patch, then the table
+# (linux-patches/<VER>/*-perf-tools: the perf pmu and jevents patches, then the table
 # patches scripts/gen-perf-events-patch makes for that tree): Linux 7.2
 # (mainline, which has openhwgroup/cva6 and sifive/bullet for the U74) and
 # Linux 6.12 (Debian stable's).
@@ -17,12 +17,15 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # tree NAME SRC PATCH...: SRC's pristine tools/perf/pmu-events (and
-# MAINTAINERS) in $tmp/NAME with the patches applied; runs jevents.py.
+# MAINTAINERS, and the other files the patches change) in $tmp/NAME with
+# the patches applied; runs jevents.py.
 tree() {
-	local name=$1 src=$2 p applied=yes
+	local name=$1 src=$2 p applied=yes changed
 	shift 2
 	mkdir -p "$tmp/$name"
-	if ! git -C "$src" archive pristine tools/perf/pmu-events MAINTAINERS | tar -x -C "$tmp/$name"; then
+	changed=$(sed -n 's|^--- a/\(tools/perf/.*\)$|\1|p' "$@" | grep -v '^tools/perf/pmu-events/' | sort -u)
+	# shellcheck disable=SC2086 # one path per word
+	if ! git -C "$src" archive pristine tools/perf/pmu-events MAINTAINERS $changed | tar -x -C "$tmp/$name"; then
 		not_ok "$name: pristine tools/perf/pmu-events from $src"
 		return 1
 	fi
@@ -108,7 +111,7 @@ for ver in 7.2 6.12; do
 		diag "$(tail -n 5 "$tmp/log")"
 		continue
 	fi
-	tree "linux-$ver" "$src" "$TOP"/linux-patches/"$ver"/*-perf-tools/[0-9]*.patch
+	tree "linux-$ver" "$src" $(ls "$TOP"/linux-patches/"$ver"/*-perf-tools/[0-9]*.patch | grep -v '/0000-cover-letter\.patch$')
 done
 # On 7.2 the tables extend mainline's rather than adding rows beside them.
 added=$(grep -h '^+0x' "$TOP"/linux-patches/7.2/*-perf-tools/*-Add-the-CVA6-*.patch)
