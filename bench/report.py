@@ -2,6 +2,7 @@
 """Turn bench/run's raw guest outputs into bench/results.md (stdout) and
 bench/results.png: each figure for the HPM path and the upstream SBI PMU
 path side by side, with the ratio HPM / upstream."""
+import glob
 import os
 import re
 import subprocess
@@ -101,6 +102,32 @@ def ecalls(out, stack, ev, op):
     return (n1 - n0) / 200.0
 
 
+CATEGORIES = ("firmware", "driver", "perf-core", "kernel", "user")
+
+
+def breakdown(out, stack, ev, op):
+    """One operation's instructions by who ran them (bench/tb-categories.py):
+    the boot with N operations less the boot with none, over N."""
+    runs = {}
+    for path in glob.glob(f"{out}/{stack}.{ev}.{op}.insn.*.cat"):
+        vals = {}
+        try:
+            for line in open(path):
+                name, value = line.split()
+                vals[name] = int(value)
+            runs[int(path.split(".")[-2])] = vals
+        except (OSError, ValueError):
+            return None
+    if sorted(runs)[:1] != [0] or len(runs) != 2:
+        return None
+    n = max(runs)
+    if not all(k in r for r in runs.values() for k in CATEGORIES + ("total",)):
+        return None
+    res = {k: (runs[n][k] - runs[0][k]) / n for k in CATEGORIES + ("total",)}
+    res["n"] = n
+    return res
+
+
 def fmt(v, unit=""):
     if v is None:
         return "n/a"
@@ -178,6 +205,28 @@ def main():
                 a["samples"] != b["samples"]:
             res["ecalls"] = (a["ecalls"] - b["ecalls"]) / (a["samples"] - b["samples"])
             res["lcofi"] = (a["lcofi"] - b["lcofi"]) / (a["samples"] - b["samples"])
+        # From the boots under the tb-insns plugin (delegation's): the
+        # overflow's instructions, and the driver's and the firmware's
+        # share of them.
+        ins = {}
+        for p in (100000, 1000000):
+            base = f"{out}/{stack}.sample.{p}.insn"
+            try:
+                vals = dict((l.split()[0], int(l.split()[1])) for l in open(f"{base}.cat"))
+                for line in open(base):
+                    m = re.match(r"(elapsed_ns|loop_samples)=(\d+)", line)
+                    if m:
+                        vals[m.group(1)] = int(m.group(2))
+            except (OSError, ValueError, IndexError):
+                break
+            ins[p] = vals
+        keys = ("elapsed_ns", "loop_samples", "driver", "firmware")
+        if len(ins) == 2 and all(k in v for v in ins.values() for k in keys) and \
+                ins[100000]["loop_samples"] != ins[1000000]["loop_samples"]:
+            d = ins[100000]["loop_samples"] - ins[1000000]["loop_samples"]
+            res["plugin_insns"] = (ins[100000]["elapsed_ns"] - ins[1000000]["elapsed_ns"]) / d
+            for k in ("driver", "firmware"):
+                res[k + "_insns"] = (ins[100000][k] - ins[1000000][k]) / d
         dmesg = sections(f"{out}/{stack}.sample.100000").get("dmesg", [])
         if any(re.search(r"riscv-pmu-hpm: \d+ counters", l) for l in dmesg):
             res["driver"] = "HPM driver"
@@ -511,6 +560,80 @@ def main():
          drat("perf record -e instructions: instructions per overflow interrupt"), 0.5),
     ]
     goal_table("delegated counters", dgoals)
+
+    # Where the instructions go: the same boots as the SBI call counts.
+    brows = []
+    for stack, name in (("hpm", "HPM driver, HPM extension (virt)"),
+                        ("upstream", "SBI PMU driver (virt)"),
+                        ("cdeleg", "HPM driver, delegated counters (virt-cdeleg)"),
+                        ("cdeleg-sbi", "SBI PMU driver (virt-cdeleg)")):
+        for ev, label in (("instructions", "instructions"),
+                          ("prog", "dTLB-load-misses"), ("group4", "group of 4")):
+            for op in ("enable+disable", "open+close", "read"):
+                b = breakdown(out, stack, ev, op)
+                if b is not None:
+                    brows.append((name, f"{op}, {label}", b))
+    if brows:
+        repeat = brows[0][2]["n"]
+        print("## Where the instructions go\n")
+        print("Each operation's instructions by who ran them, from QEMU's")
+        print("`tb-insns` plugin (`bench/tb-insns.c`, sorted by")
+        print("`bench/tb-categories.py`): the difference between a boot with")
+        print(f"{repeat:,} operations and one with none, over {repeat:,} (the")
+        print("kernel's background work in the longer boot adds a few tens to")
+        print("\"kernel\"). \"firmware\" is M-mode (OpenSBI), \"driver\" the")
+        print("RISC-V PMU drivers and the kernel's SBI call wrappers, \"perf")
+        print("core\" `kernel/events`, \"kernel\" the rest of the kernel")
+        print("(system call entry and exit, locks, the clock), \"user\" the")
+        print("program (`perfops`).\n")
+        print("| driver | operation | firmware | driver | perf core | kernel | user | total |")
+        print("|---|---|---|---|---|---|---|---|")
+        for name, op, b in brows:
+            cells = " | ".join(fmt(b[k]) for k in CATEGORIES + ("total",))
+            print(f"| {name} | {op} | {cells} |")
+        print()
+        # What every driver pays, against the ratio goals.
+        for stack, ev, label, goal, column in (
+                ("upstream", "instructions", "enable+disable of one event", 0.6,
+                 "HPM path"),
+                ("upstream", "instructions", "open+close of one event", 0.9,
+                 "HPM path"),
+                ("cdeleg-sbi", "prog", "enable+disable of one event on delegated counters",
+                 0.5, "delegated counters")):
+            ours = "hpm" if stack == "upstream" else "cdeleg"
+            op = label.split(" ", 1)[0]
+            b, h = breakdown(out, stack, ev, op), breakdown(out, ours, ev, op)
+            if b is None or h is None:
+                continue
+            common = b["perf-core"] + b["kernel"] + b["user"]
+            left = goal * b["total"] - common
+            print(f"- {label} ({column} goal: {goal} of the SBI PMU driver's "
+                  f"{b['total']:,.0f}): perf core, the rest of the kernel and user "
+                  f"space take {common:,.0f} of the SBI PMU path's instructions "
+                  f"({common / b['total']:.2f} of it), and as much on ours "
+                  f"({h['perf-core'] + h['kernel'] + h['user']:,.0f}); "
+                  f"{goal} of its total leaves {left:,.0f} for driver and "
+                  f"firmware, where ours take {h['driver'] + h['firmware']:,.0f} "
+                  f"(the SBI PMU driver and its firmware "
+                  f"{b['driver'] + b['firmware']:,.0f}).")
+        # The overflow: its total from the loop's guest time, the
+        # driver's and firmware's share from the plugin (the rest of the
+        # boot also holds perf record's work per sample, not the
+        # overflow's).
+        o, u = dsamp.get("cdeleg", {}), dsamp.get("cdeleg-sbi", {})
+        if all(k in d for d in (o, u) for k in ("plugin_insns", "driver_insns", "firmware_insns")):
+            own_u = u["driver_insns"] + u["firmware_insns"]
+            own_o = o["driver_insns"] + o["firmware_insns"]
+            tot_u = u["plugin_insns"]
+            rest_u, rest_o = tot_u - own_u, o["plugin_insns"] - own_o
+            print(f"- an overflow on delegated counters (goal: 0.5 of the SBI PMU "
+                  f"driver's, {tot_u:,.0f} in the boots under the plugin): its "
+                  f"driver and firmware take {own_u:,.0f}, the rest (the "
+                  f"interrupt's entry and exit, perf core's sample) {rest_u:,.0f} "
+                  f"({rest_u / tot_u:.2f} of it), and {rest_o:,.0f} on ours; "
+                  f"0.5 of its total leaves {0.5 * tot_u - rest_u:,.0f} for "
+                  f"driver and firmware, where ours take {own_o:,.0f}.")
+        print()
 
     # Chart: operation costs on one event (instructions), both paths.
     dat = os.path.join(out, "chart.dat")
