@@ -51,6 +51,7 @@ for c in "${confs[@]}"; do
 		echo '== nofw-list'; SYSFS_PATH=/tmp/fakesys perf list 2>/dev/null | grep -o 'fw_[a-z_]*' | sort -u
 		echo '== nofw-others'; SYSFS_PATH=/tmp/fakesys perf list 2>/dev/null | grep -o '^  [a-z0-9_.-]*' | grep -v '^  fw_' | sort -u
 		echo '== nofw-deprecated'; SYSFS_PATH=/tmp/fakesys perf list --deprecated 2>/dev/null | grep -o 'fw_[a-z_]*' | sort -u
+		echo '== perf-test'; perf test 'Sysfs PMU' 2>&1 | grep -E '^ *[0-9]+\.[0-9]+: '
 		echo '== stat'; perf stat -x';' -o /tmp/s -a -e $fw_events -- $work; grep -v '^#' /tmp/s
 		echo '== group'; perf stat -x';' -o /tmp/s -a -e '{cycles,fw_set_timer}' -- $work; grep -v '^#' /tmp/s
 		echo '== user'; perf stat -x';' -o /tmp/s -a -e fw_set_timer:u -- sleep 0.05 2>&1; grep -v '^#' /tmp/s
@@ -133,6 +134,22 @@ for c in "${confs[@]}"; do
 		not_ok "${title[$c]}: without the firmware format field perf list offers no firmware event, the same others, and all of them with --deprecated"
 		diag "offered: ${nofw:-none}" "with --deprecated: ${dep:-none}" \
 			"others lost: $(comm -23 <(echo "$others") <(echo "$nofw_others") | tr '\n' ' ')"
+	fi
+done
+
+# perf's own test of the same (tools/perf/tests/pmu.c, in the patch):
+# a sysfs event setting bits a format names is listed, one setting bits
+# none names is deprecated; the suite's other subtests still pass.
+for c in "${confs[@]}"; do
+	out="$tmp/$c"
+	grep -q '^== end$' "$out" || continue
+	sec=$(section perf-test "$out")
+	if grep -Eq 'PMU events setting config bits no format names +: Ok' <<<"$sec" &&
+		! grep -q 'FAILED' <<<"$sec"; then
+		ok "${title[$c]}: perf test 'Sysfs PMU' passes, its subtest of events setting config bits no format names included ($(grep -c ': Ok' <<<"$sec") subtests)"
+	else
+		not_ok "${title[$c]}: perf test 'Sysfs PMU' passes, its subtest of events setting config bits no format names included"
+		diag "$sec"
 	fi
 done
 
