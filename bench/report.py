@@ -105,17 +105,32 @@ def ecalls(out, stack, ev, op):
 CATEGORIES = ("firmware", "driver", "perf-core", "kernel", "user")
 
 
+def record_figures(path):
+    """elapsed_ns, samples and loop_samples of a perf record run's output."""
+    vals = {}
+    for line in open(path):
+        m = re.match(r"(elapsed_ns|samples|loop_samples)=(\d+)", line)
+        if m:
+            vals[m.group(1)] = int(m.group(2))
+    return vals
+
+
+def categories(path):
+    """A bench/tb-categories.py output: instructions by category."""
+    vals = {}
+    for line in open(path):
+        name, value = line.split()
+        vals[name] = int(value)
+    return vals
+
+
 def breakdown(out, stack, ev, op):
     """One operation's instructions by who ran them (bench/tb-categories.py):
     the boot with N operations less the boot with none, over N."""
     runs = {}
     for path in glob.glob(f"{out}/{stack}.{ev}.{op}.insn.*.cat"):
-        vals = {}
         try:
-            for line in open(path):
-                name, value = line.split()
-                vals[name] = int(value)
-            runs[int(path.split(".")[-2])] = vals
+            runs[int(path.split(".")[-2])] = categories(path)
         except (OSError, ValueError):
             return None
     if sorted(runs)[:1] != [0] or len(runs) != 2:
@@ -184,11 +199,7 @@ def main():
             base = f"{out}/{stack}.sample.{p}"
             if stack not in data or not os.path.exists(base):
                 return None
-            vals = {}
-            for line in open(base):
-                m = re.match(r"(elapsed_ns|samples|loop_samples)=(\d+)", line)
-                if m:
-                    vals[m.group(1)] = int(m.group(2))
+            vals = record_figures(base)
             for kind in ("ecalls", "lcofi"):
                 try:
                     vals[kind] = int(open(f"{base}.{kind}").read())
@@ -212,14 +223,9 @@ def main():
         for p in (100000, 1000000):
             base = f"{out}/{stack}.sample.{p}.insn"
             try:
-                vals = dict((l.split()[0], int(l.split()[1])) for l in open(f"{base}.cat"))
-                for line in open(base):
-                    m = re.match(r"(elapsed_ns|loop_samples)=(\d+)", line)
-                    if m:
-                        vals[m.group(1)] = int(m.group(2))
-            except (OSError, ValueError, IndexError):
+                ins[p] = {**categories(f"{base}.cat"), **record_figures(base)}
+            except (OSError, ValueError):
                 break
-            ins[p] = vals
         keys = ("elapsed_ns", "loop_samples", "driver", "firmware")
         if len(ins) == 2 and all(k in v for v in ins.values() for k in keys) and \
                 ins[100000]["loop_samples"] != ins[1000000]["loop_samples"]:

@@ -11,7 +11,7 @@ executed them:
              the clock, the scheduler, interrupts
   user       everything else (the program, the vDSO)
 
-    tb-categories.py PROFILE KERNEL-BUILD-DIR [FIRMWARE-SIZE]
+    tb-categories.py PROFILE KERNEL-BUILD-DIR
 
 prints one line per category, "NAME INSTRUCTIONS", and a line "total N".
 The kernel's functions are told apart by the symbols of its object files
@@ -24,6 +24,7 @@ import subprocess
 import sys
 
 FW_BASE = 0x80000000
+FW_SIZE = 0x200000      # up to the kernel's load address on QEMU virt
 CATEGORIES = ('firmware', 'driver', 'perf-core', 'kernel', 'user')
 
 
@@ -43,10 +44,9 @@ def object_symbols(build, patterns):
 
 
 def main():
-    if len(sys.argv) not in (3, 4):
+    if len(sys.argv) != 3:
         sys.exit(__doc__)
     profile, build = sys.argv[1], sys.argv[2]
-    fw_size = int(sys.argv[3], 0) if len(sys.argv) == 4 else 0x200000
     driver = object_symbols(build, ['drivers/perf/riscv_pmu*.o', 'arch/riscv/kernel/sbi*.o'])
     core = object_symbols(build, ['kernel/events/*.o'])
     text = []
@@ -60,7 +60,7 @@ def main():
     kernel_base = starts[0]
 
     def category(vaddr):
-        if FW_BASE <= vaddr < FW_BASE + fw_size:
+        if FW_BASE <= vaddr < FW_BASE + FW_SIZE:
             return 'firmware'
         if vaddr < kernel_base:
             return 'user'
