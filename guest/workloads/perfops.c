@@ -131,6 +131,21 @@
  *            grew, S those on a counter all the time, L and H the least
  *            and greatest count of the instructions events (all counted
  *            the same stretch, each read at about the same moments)
+ *        perfops moved EVENT CONFIG2 SECONDS DELAY
+ *            opens EVENT (as for ops) with CONFIG2 as given (e.g. "0" or
+ *            a counter mask) on this task, maps it and reads it
+ *            through the mmap page's protocol for SECONDS, spinning
+ *            DELAY iterations between taking the counter index from the
+ *            page and reading that counter (a reader that is slow there,
+ *            so that a preemption between the two is likely: its event
+ *            may come back on another counter meanwhile).  SIGILL is not
+ *            caught: a reader the kernel kills for a stale index dies
+ *            of it.  Prints "reads=N retries=R moves=M counters=0xC
+ *            read=K1 mmap=V read=K2": M the times a read found the event
+ *            on another counter than the read before, C the counters
+ *            seen (bit i: hpmcounter i), then read(2), the page and
+ *            read(2) again (a reader that gets the kernel's count has
+ *            K1 <= V <= K2)
  * *
  * EVENT: instructions (default), cycles, dTLB-load-misses,
  * iTLB-load-misses (cache events, on programmable counters) or rHEX (a
@@ -646,6 +661,85 @@ static int track(const char *config, const char *config2, long samples,
 	return 0;
 }
 
+/*
+ * The mmap page's read protocol with DELAY spins between taking the
+ * counter's index and reading it; counts the retries and the index it
+ * read at (0: none).
+ */
+static int slow_mmap_read(volatile struct perf_event_mmap_page *pc,
+			  long delay, uint64_t *val, long *retries,
+			  uint32_t *index)
+{
+	volatile long spin;
+	uint32_t seq, idx;
+	uint64_t count, pmc;
+	int width;
+
+	for (;;) {
+		seq = pc->lock;
+		__sync_synchronize();
+		idx = pc->index;
+		count = pc->offset;
+		if (pc->cap_user_rdpmc && idx) {
+			for (spin = 0; spin < delay; spin++)
+				;
+			width = pc->pmc_width;
+			pmc = read_counter_csr(idx - 1);
+			if (width < 64)
+				pmc = (uint64_t)((int64_t)(pmc << (64 - width)) >>
+						 (64 - width));
+			count += pmc;
+		}
+		__sync_synchronize();
+		if (pc->lock == seq)
+			break;
+		(*retries)++;
+	}
+	*val = count;
+	*index = idx;
+	return idx ? 0 : -1;
+}
+
+static int moved(const char *name, const char *config2, long seconds,
+		 long delay)
+{
+	struct perf_event_mmap_page *pc;
+	struct perf_event_attr attr;
+	uint64_t end, val, k1, k2, counters = 0;
+	long reads = 0, retries = 0, moves = 0;
+	uint32_t idx, last = 0;
+	int fd;
+
+	if (parse_event(name, &attr)) {
+		fprintf(stderr, "perfops: bad event %s\n", name);
+		return 2;
+	}
+	attr.config2 = strtoull(config2, NULL, 0);
+	pc = open_attr_mapped(&attr, 0, -1, &fd);
+	if (!pc)
+		return 1;
+	end = now_ns() + (uint64_t)seconds * 1000000000ull;
+	do {
+		if (!slow_mmap_read(pc, delay, &val, &retries, &idx)) {
+			counters |= 1ull << (idx - 1);
+			if (last && idx != last)
+				moves++;
+			last = idx;
+		}
+		reads++;
+	} while (now_ns() < end);
+	if (read(fd, &k1, sizeof(k1)) != sizeof(k1))
+		return 1;
+	if (slow_mmap_read(pc, 0, &val, &retries, &idx))
+		val = (uint64_t)-1;
+	if (read(fd, &k2, sizeof(k2)) != sizeof(k2))
+		return 1;
+	printf("reads=%ld retries=%ld moves=%ld counters=%#llx read=%llu mmap=%lld read=%llu\n",
+	       reads, retries, moves, (unsigned long long)counters,
+	       (unsigned long long)k1, (long long)val, (unsigned long long)k2);
+	return 0;
+}
+
 /* Run this task on CPU 0 only: 0, or -1 with a message. */
 static int pin_cpu0(void)
 {
@@ -1096,6 +1190,7 @@ static void usage(void)
 			"       perfops rawread CONFIG [CONFIG2]\n"
 			"       perfops cpuwide CONFIG\n"
 			"       perfops track CONFIG CONFIG2 SAMPLES WORK\n"
+			"       perfops moved EVENT CONFIG2 SECONDS DELAY\n"
 			"       perfops inherit CONFIG CONFIG2 COUNTER ROUNDS\n"
 			"       perfops useraccess\n"
 			"       perfops rdcounters\n"
@@ -1141,6 +1236,11 @@ int main(int argc, char **argv)
 		if (argc != 6 || atol(argv[4]) < 1 || atol(argv[5]) < 0)
 			usage();
 		return track(argv[2], argv[3], atol(argv[4]), atol(argv[5]));
+	}
+	if (!strcmp(argv[1], "moved")) {
+		if (argc != 6 || atol(argv[4]) < 1 || atol(argv[5]) < 0)
+			usage();
+		return moved(argv[2], argv[3], atol(argv[4]), atol(argv[5]));
 	}
 	if (!strcmp(argv[1], "inherit")) {
 		if (argc != 6)
