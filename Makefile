@@ -33,15 +33,24 @@ all: build
 deps:
 	@scripts/install-deps
 
+# The build's own makes (kernel, perf, OpenSBI, the workloads) get
+# none of this make's command-line variables (MAKEFLAGS), which they
+# would expand: CMD is shell text, not make's.
 build: deps
-	@scripts/build
+	@MAKEFLAGS= scripts/build
 
+# CMD reaches the guest's shell as typed: $(value CMD) is its text with
+# no make expansion ($i, $?, $HOME, $(...) and backslashes stay the
+# shell's), quoted for sh -c with each ' written '\''.  Not exported:
+# make would expand it for the recipes' environment (a CMD holding
+# $(CMD) stops make, one holding $(shell ...) runs it on the host).
+unexport CMD
 run: build
 	@echo "make run: $(PROFILE), Linux $(LINUX), $(RUN_NOTE)" >&2
-ifeq ($(strip $(CMD)),)
+ifeq ($(strip $(value CMD)),)
 	@$(RUN_QEMU)
 else
-	@$(RUN_QEMU) -- sh -c '$(subst ','\'',$(CMD))'
+	@$(RUN_QEMU) -- sh -c '$(subst ','\'',$(value CMD))'
 endif
 
 test: build

@@ -84,6 +84,26 @@ else
 	diag "$(tail -n 15 "$tmp/make-run")"
 fi
 
+# make run CMD='...' hands the command to the guest's shell as typed,
+# through none of make's expansion (which made $i, $? and $HOME of
+# "for i in 1 2; do echo "i=$i"; done; echo "status=$?"; echo
+# "home=$HOME"" print i=, i=, status=build and home=OME): shell
+# variables, $?, $(...), $((...)), quotes, backslashes, %, # and commas,
+# and text that make would take for its own ($(CMD), $(shell ...)).
+read -r -d '' cmd <<'EOF'
+echo "== cmd"; for i in 1 2; do echo "i=$i"; done; false; echo "status=$?"; echo "home=$HOME"; printf '[%s]\n' "$(echo sub)" 'it'\''s' "back\\slash" 'a\nb' '%' '#' "$((6 * 7))" ',' '$(CMD)' '$(shell echo host)'
+EOF
+make -s -C "$TOP" run CMD="$cmd" >"$tmp/make-cmd" 2>&1
+rc=$?
+want=$(printf '%s\n' i=1 i=2 status=1 home=/root '[sub]' "[it's]" '[back\slash]' '[a\nb]' '[%]' '[#]' '[42]' '[,]' '[$(CMD)]' '[$(shell echo host)]')
+got=$(section cmd "$tmp/make-cmd")
+if [ "$rc" = 0 ] && [ "$got" = "$want" ]; then
+	ok "make run CMD='for i in 1 2; do echo \"i=\$i\"; done; ...' reaches the guest's shell as typed (i=1, i=2, \$?, \$HOME, \$(...), quotes, backslashes)"
+else
+	not_ok "make run CMD='for i in 1 2; do echo \"i=\$i\"; done; ...' reaches the guest's shell as typed"
+	diag "status $rc" "command: $cmd" "want:" "$want" "got:" "$got" "$(tail -n 5 "$tmp/make-cmd")"
+fi
+
 # The kernel: 7.2 by default, the 6.12 backport with LINUX=6.12; a
 # kernel with no series is refused.
 make -s -C "$TOP" run CMD='uname -r' >"$tmp/uname-default" 2>&1
