@@ -45,8 +45,12 @@ build: deps
 # make would expand it for the recipes' environment (a CMD holding
 # $(CMD) stops make, one holding $(shell ...) runs it on the host).
 unexport CMD
-run: build
+# The first line says what runs; then deps and build, which print
+# nothing when nothing is missing or rebuilt (build --quiet).
+run:
 	@echo "make run: $(PROFILE), Linux $(LINUX), $(RUN_NOTE)" >&2
+	@scripts/install-deps
+	@MAKEFLAGS= scripts/build --quiet
 ifeq ($(strip $(value CMD)),)
 	@$(RUN_QEMU)
 else
