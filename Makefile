@@ -33,15 +33,28 @@ all: build
 deps:
 	@scripts/install-deps
 
+# The build's own makes (kernel, perf, OpenSBI, the workloads) get
+# none of this make's command-line variables (MAKEFLAGS), which they
+# would expand: CMD is shell text, not make's.
 build: deps
-	@scripts/build
+	@MAKEFLAGS= scripts/build
 
-run: build
+# CMD reaches the guest's shell as typed: $(value CMD) is its text with
+# no make expansion ($i, $?, $HOME, $(...) and backslashes stay the
+# shell's), quoted for sh -c with each ' written '\''.  Not exported:
+# make would expand it for the recipes' environment (a CMD holding
+# $(CMD) stops make, one holding $(shell ...) runs it on the host).
+unexport CMD
+# The first line says what runs; then deps and build, which print
+# nothing when nothing is missing or rebuilt (build --quiet).
+run:
 	@echo "make run: $(PROFILE), Linux $(LINUX), $(RUN_NOTE)" >&2
-ifeq ($(strip $(CMD)),)
+	@scripts/install-deps
+	@MAKEFLAGS= scripts/build --quiet
+ifeq ($(strip $(value CMD)),)
 	@$(RUN_QEMU)
 else
-	@$(RUN_QEMU) -- sh -c '$(subst ','\'',$(CMD))'
+	@$(RUN_QEMU) -- sh -c '$(subst ','\'',$(value CMD))'
 endif
 
 test: build

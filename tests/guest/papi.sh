@@ -17,22 +17,49 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 
-# perf_attr < perf stat -vv output: "type=T config=C config1=C1 config2=C2"
-# of the first perf_event_attr block (absent fields are 0).
+# perf_attr < perf stat -vv output: the fields of the first
+# perf_event_attr block, one "NAME VALUE" line each.  perf prints a
+# union's members as one field, "{ bp_len, config2 }  0x80": each name
+# of the braces gets the value.
 perf_attr() {
-	local t c c1 c2
-	read -r t c c1 c2 < <(awk '/^perf_event_attr:/ { on = 1; next }
+	awk '/^perf_event_attr:/ { on = 1; next }
 		on && /^-+$/ { exit }
-		on && $1 == "type" { t = $2 }
-		on && $1 == "config" { c = $2 }
-		on && $1 == "config1" { c1 = $2 }
-		on && $1 == "config2" { c2 = $2 }
-		END { print (t == "" ? "none" : t), (c == "" ? 0 : c), (c1 == "" ? 0 : c1), (c2 == "" ? 0 : c2) }')
-	if [ "$t" = none ]; then
-		echo none
-	else
-		printf 'type=%d config=0x%x config1=0x%x config2=0x%x\n' "$t" "$((c))" "$((c1))" "$((c2))"
-	fi
+		on && /^ *\{/ {
+			names = $0; sub(/^ *\{ */, "", names); sub(/ *\}.*/, "", names)
+			val = $0; sub(/^[^}]*\} */, "", val); split(val, v, " ")
+			n = split(names, nm, / *, */)
+			for (i = 1; i <= n; i++) print nm[i], v[1]
+			next
+		}
+		on && NF >= 2 { print $1, $2 }'
+}
+
+# attr_diff CHECK_EVENTS_LINE PERF_FIELDS: every field check_events
+# printed ("type=4 config=0x7 ...") against perf's value of the field of
+# that name (0 where perf prints none: perf leaves zero fields out), and
+# any config field (type, config*) perf sets that check_events did not
+# print; one "NAME: check_events A, perf B" line per difference, or a
+# line saying what is missing.
+attr_diff() {
+	local kv name val pv checked=" "
+	[ -n "$1" ] || { echo "check_events printed no perf_event line"; return; }
+	grep -q . <<<"$2" || { echo "perf stat -vv printed no perf_event_attr"; return; }
+	for kv in $1; do
+		name=${kv%%=*} val=${kv#*=}
+		checked+="$name "
+		pv=$(awk -v n="$name" '$1 == n { print $2; exit }' <<<"$2")
+		if ! [[ $val =~ ^(0x[0-9a-fA-F]+|[0-9]+)$ ]] || ! [[ ${pv:-0} =~ ^(0x[0-9a-fA-F]+|[0-9]+)$ ]]; then
+			echo "$name: check_events '$val', perf '${pv:-absent}' (not numbers)"
+		elif [ $((val)) != $((${pv:-0})) ]; then
+			echo "$name: check_events $val, perf ${pv:-absent (0)}"
+		fi
+	done
+	while read -r name pv; do
+		case $name in type | config | config[0-9]) ;; *) continue ;; esac
+		[[ $checked == *" $name "* ]] && continue
+		[[ $pv =~ ^(0x0*|0+)$ ]] ||
+			echo "$name: check_events does not print it, perf $pv"
+	done <<<"$2"
 }
 
 # counter NAME < "NAME=COUNT" lines
@@ -94,18 +121,22 @@ while read -r profile table pmu native; do
 		diag "$(tail -n 15 <<<"$v")"
 	fi
 
-	bad= same=0
+	# Every field check_events prints (type, config, config1, config2)
+	# against perf stat -vv's field of that name, for every event.
+	bad= same=0 nonzero=0
 	while read -r ev; do
 		c=$(section "check $ev" "$out" | sed -n 's/^perf_event *: //p')
 		p=$(section "perf $ev" "$out" | perf_attr)
-		if [ -n "$c" ] && [ "$c" = "$p" ]; then
+		d=$(attr_diff "$c" "$p")
+		if [ -z "$d" ]; then
 			same=$((same + 1))
+			[[ $c =~ config2=0x0*[1-9a-f] ]] && nonzero=$((nonzero + 1))
 		else
-			bad+="$ev: check_events '${c:-nothing}', perf '$p'"$'\n'
+			bad+="$ev: $(tr '\n' ';' <<<"$d")"$'\n'
 		fi
 	done <"$extra/names"
 	if [ -z "$bad" ]; then
-		ok "$profile: check_events encodes all $count events as perf stat -vv does (type, config, config1, config2)"
+		ok "$profile: check_events encodes all $count events as perf stat -vv does (type, config, config1, config2; $nonzero with a counter mask in config2)"
 	else
 		not_ok "$profile: check_events encodes all $count events as perf stat -vv does (type, config, config1, config2)"
 		diag "$(head -n 10 <<<"$bad")"
