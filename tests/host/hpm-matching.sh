@@ -22,6 +22,7 @@ src=$(tail -n 1 <<<"$src")
 drv="$src/drivers/perf/riscv_pmu_hpm.c"
 {
 	grep -m1 '^#define HPM_NUM_COUNTERS' "$drv"
+	grep -m1 '^#define HPM_IDX_INSTRET' "$drv"
 	grep -m1 '^#define HPM_MATCH_SLOTS' "$drv"
 	awk '/^struct hpm_match \{$/ { on = 1 } on { print } on && /^};$/ { exit }' "$drv"
 	for f in hpm_match_init hpm_augment; do
@@ -43,6 +44,7 @@ cat >"$tmp/harness.c" <<'C'
 
 typedef signed char s8;
 typedef unsigned char u8;
+typedef unsigned long long u64;
 #define BIT(n) (1UL << (n))
 #define for_each_set_bit(bit, addr, size) \
 	for ((bit) = 0; (bit) < (size); (bit)++) \
