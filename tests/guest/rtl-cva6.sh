@@ -29,6 +29,18 @@ if [ ! -f "$elf" ]; then
 	not_ok "the RTL counting program is built (make build)"
 	exit 0
 fi
+# run-rtl's refusals (no simulation)
+refuses() {	# refuses WANT ARGS...: run-rtl ARGS exits 1 saying WANT
+	local out rc
+	out=$("$TOP/scripts/run-rtl" "${@:2}" 2>&1)
+	rc=$?
+	[ "$rc" = 1 ] && grep -q "$1" <<<"$out"
+}
+check "run-rtl --core cva6-v4.2 says the v4.2.0 model is not built yet (status 1)" \
+	refuses 'v4.2.0 model is not built yet' --core cva6-v4.2 --kernel "$elf"
+check "run-rtl refuses a firmware it has no RTL build of (status 1)" \
+	refuses 'hpm or opensbi' --firmware debian --kernel "$elf"
+
 . "$TOP/scripts/lib.sh"
 # the firmware: its build directory's libraries (fw_payload.elf itself
 # is relinked with whatever program run-rtl ran last)
