@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Turn bench/run's raw guest outputs into bench/results.md (stdout) and
 bench/results.png: each figure for the HPM path and the upstream SBI PMU
-path side by side, with the ratio HPM / upstream."""
+path side by side, with the ratio HPM / upstream.
+
+report.py --update-rtl bench/results.md LOG rewrites only the section of
+SBI call costs on the CVA6 RTL, from a scripts/run-rtl log of
+tests/rtl-cva6's program (tests/guest/rtl-cva6.sh keeps one in
+build/rtl-cva6/last-run.log)."""
 import glob
 import os
 import re
@@ -141,6 +146,82 @@ def breakdown(out, stack, ev, op):
     res = {k: (runs[n][k] - runs[0][k]) / n for k in CATEGORIES + ("total",)}
     res["n"] = n
     return res
+
+
+RTL_TITLE = "## SBI calls on the CVA6 RTL (cycles)"
+
+
+def rtl_costs(path):
+    """The "# cost NAME: N cycles" lines of tests/rtl-cva6's program, and
+    its "# rdcycle; rdcycle: N cycles" under the key "rdcycle"."""
+    costs = {}
+    if not os.path.exists(path):
+        return costs
+    for line in open(path):
+        m = re.match(r"# (?:cost (.+)|(rdcycle); rdcycle): (\d+) cycles", line.strip())
+        if m:
+            costs[m.group(1) or m.group(2)] = int(m.group(3))
+    return costs
+
+
+def rtl_section(path):
+    """The RTL section's lines, from a scripts/run-rtl log of the counting
+    program (bench/run: rtl-cva6.out), or [] without one."""
+    c = rtl_costs(path)
+    if not any(k != "rdcycle" for k in c):
+        return []
+    lines = [RTL_TITLE, "",
+             "The Verilated OpenHW CVA6 (bcb0f7de, `cv64a6_imafdc_sv39`,",
+             "`scripts/run-rtl`) running OpenSBI v1.9 with the HPM patch, which",
+             "keeps OpenSBI's SBI PMU extension too: the cycles of each call",
+             "from S-mode, `rdcycle` before and after the `ecall`, the least of",
+             "8 warm calls, less the "
+             f"{c.get('rdcycle', 'n/a')} cycles of the two `rdcycle` calls alone",
+             "(`tests/rtl-cva6`'s program, `tests/guest/rtl-cva6.sh`): a",
+             "cycle-accurate model of a real core, where QEMU counts",
+             "instructions only. The SBI PMU calls act on the counter",
+             "`config_matching` gave for instructions, without an initial value.",
+             "",
+             "| call | HPM extension | SBI PMU extension | ratio |",
+             "|---|---|---|---|"]
+    for label, h, u in (
+            ("start a counter (HPM INHIBIT_CLEAR; SBI PMU counter_start)",
+             "HPM INHIBIT_CLEAR", "SBI PMU counter_start"),
+            ("stop a counter (HPM INHIBIT_SET; SBI PMU counter_stop)",
+             "HPM INHIBIT_SET", "SBI PMU counter_stop"),
+            ("start a counter from zero (HPM COUNTER_START)",
+             "HPM COUNTER_START", None),
+            ("program an event (HPM SET_MEVENT, with its read-back)",
+             "HPM SET_MEVENT", None),
+            ("read a counter (HPM GET_MCOUNTER)", "HPM GET_MCOUNTER", None),
+            ("SBI round trip, BASE get_spec_version", "SBI BASE get_spec_version",
+             None)):
+        hv, uv = c.get(h), c.get(u) if u else None
+        lines.append(f"| {label} | {fmt(hv)} | {fmt(uv)} | {ratio(hv, uv)} |")
+    lines.append("")
+    return lines
+
+
+def update_rtl(results, log):
+    """Rewrite only the RTL section of an existing results.md from @log,
+    where the rest of the bench was not rerun (the section goes before the
+    chart when the file has none yet)."""
+    text = open(results).read().split("\n")
+    new = rtl_section(log)
+    if not new:
+        sys.exit(f"report.py: no '# cost' lines in {log}")
+    if RTL_TITLE in text:
+        a = text.index(RTL_TITLE)
+        b = next((i for i in range(a + 1, len(text))
+                  if text[i].startswith("## ") or text[i].startswith("![")),
+                 len(text))
+        text[a:b] = new
+    else:
+        b = next((i for i, l in enumerate(text) if l.startswith("![operation costs]")),
+                 len(text))
+        text[b:b] = new
+    with open(results, "w") as f:
+        f.write("\n".join(text))
 
 
 def fmt(v, unit=""):
@@ -641,6 +722,9 @@ def main():
                   f"driver and firmware, where ours take {own_o:,.0f}.")
         print()
 
+    for line in rtl_section(f"{out}/rtl-cva6.out"):
+        print(line)
+
     # Chart: operation costs on one event (instructions), both paths.
     dat = os.path.join(out, "chart.dat")
     with open(dat, "w") as f:
@@ -670,4 +754,8 @@ plot '{dat}' using 2:xtic(1) title 'HPM path', '' using 3 title 'SBI PMU path'
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) == 4 and sys.argv[1] == "--update-rtl":
+        # report.py --update-rtl RESULTS_MD RUN_RTL_LOG
+        update_rtl(sys.argv[2], sys.argv[3])
+    else:
+        main()

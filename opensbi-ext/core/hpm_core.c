@@ -196,32 +196,86 @@ static long hpm_get_mevent(struct hpm_hart *hart, hpm_ulong idx,
 	return SBI_HPM_SUCCESS;
 }
 
+/*
+ * The bits of mhpmevent (RV32: of its low half, or with @high of
+ * mhpmeventh) that select the event, which SET_MEVENT and SET_MEVENTH
+ * read back.  With Sscofpmf, bits 63..56 (RV32: 31..24 of mhpmeventh)
+ * hold OF and the mode-inhibit bits instead: a hart keeps the xINH bit
+ * of a mode it has, drops that of a mode it lacks (QEMU drops VSINH and
+ * VUINH without the H extension) and sets OF itself, none of which
+ * makes the register count another event.  Without Sscofpmf every bit
+ * belongs to the selector.
+ */
+static hpm_ulong hpm_event_select_bits(const struct hpm_hart *hart, int high)
+{
+	if (!(hart->features & HPM_HART_SSCOFPMF))
+		return (hpm_ulong)-1;
+#if HPM_XLEN == 64
+	(void)high;
+	return (hpm_ulong)((1ULL << 56) - 1);
+#else
+	return high ? (hpm_ulong)0x00ffffffU : (hpm_ulong)-1;
+#endif
+}
+
+/*
+ * Write @val to event register @csr and read it back.  mhpmevent is
+ * WARL and a hart may keep fewer bits than written (the CVA6 keeps 5:
+ * 0x25 reads back as 0x05, another event): when a selector bit differs,
+ * the register gets @old back and the call fails with INVALID_PARAM,
+ * so an event the hart cannot hold is refused, never counted as another.
+ */
+static long hpm_write_event(struct hpm_hart *hart, unsigned int csr,
+			    hpm_ulong val, hpm_ulong old, hpm_ulong select)
+{
+	hpm_ulong kept;
+
+	if (hpm_csr_write(hart, csr, val))
+		return SBI_HPM_ERR_NOT_SUPPORTED;
+	if (hpm_csr_read(hart, csr, &kept) || ((kept ^ val) & select)) {
+		hpm_csr_write(hart, csr, old);
+		return SBI_HPM_ERR_INVALID_PARAM;
+	}
+	return SBI_HPM_SUCCESS;
+}
+
 static long hpm_set_mevent(struct hpm_hart *hart, hpm_ulong idx,
 			   hpm_ulong event)
 {
+	unsigned int csr = hpm_mevent_csr((unsigned int)idx);
 	long err = hpm_check_index(hart, idx, SBI_HPM_IDX_HPM_FIRST);
+	hpm_ulong old;
 
 	if (err)
 		return err;
+	if (hpm_csr_read(hart, csr, &old))
+		return SBI_HPM_ERR_NOT_SUPPORTED;
 	/*
 	 * With Sscofpmf, S-mode never counts machine-mode activity: what the
 	 * firmware does on the caller's behalf is not the caller's to
 	 * measure, and counting it would leak M-mode timing.  On RV32 MINH
 	 * lives in mhpmeventh, written first so that a failure there leaves
-	 * the event as it was.
+	 * the event as it was (and put back if the low half is refused).
 	 */
 	if (hart->features & HPM_HART_SSCOFPMF) {
 #if HPM_XLEN == 64
 		event |= HPM_MHPMEVENT_MINH_RV64;
 #else
-		if (hpm_csr_write(hart, hpm_meventh_csr((unsigned int)idx),
-				  HPM_MHPMEVENTH_MINH))
+		unsigned int csrh = hpm_meventh_csr((unsigned int)idx);
+		hpm_ulong oldh;
+
+		if (hpm_csr_read(hart, csrh, &oldh) ||
+		    hpm_csr_write(hart, csrh, HPM_MHPMEVENTH_MINH))
 			return SBI_HPM_ERR_NOT_SUPPORTED;
+		err = hpm_write_event(hart, csr, event, old,
+				      hpm_event_select_bits(hart, 0));
+		if (err)
+			hpm_csr_write(hart, csrh, oldh);
+		return err;
 #endif
 	}
-	if (hpm_csr_write(hart, hpm_mevent_csr((unsigned int)idx), event))
-		return SBI_HPM_ERR_NOT_SUPPORTED;
-	return SBI_HPM_SUCCESS;
+	return hpm_write_event(hart, csr, event, old,
+			       hpm_event_select_bits(hart, 0));
 }
 
 /* GET_MCOUNTER, GET_MCOUNTERH: counter @idx as M-mode holds it. */
@@ -413,6 +467,7 @@ static long hpm_meventh(struct hpm_hart *hart, unsigned long fid,
 			hpm_ulong idx, hpm_ulong val, hpm_ulong *value)
 {
 	unsigned int csr;
+	hpm_ulong old;
 
 	if (idx < SBI_HPM_IDX_HPM_FIRST || idx > SBI_HPM_IDX_LAST)
 		return SBI_HPM_ERR_INVALID_PARAM;
@@ -426,10 +481,14 @@ static long hpm_meventh(struct hpm_hart *hart, unsigned long fid,
 			return SBI_HPM_ERR_NOT_SUPPORTED;
 		return SBI_HPM_SUCCESS;
 	}
-	/* As SET_MEVENT: S-mode never counts machine-mode activity. */
-	if (hpm_csr_write(hart, csr, val | HPM_MHPMEVENTH_MINH))
+	/*
+	 * As SET_MEVENT: S-mode never counts machine-mode activity, and
+	 * event bits the register cannot hold are refused.
+	 */
+	if (hpm_csr_read(hart, csr, &old))
 		return SBI_HPM_ERR_NOT_SUPPORTED;
-	return SBI_HPM_SUCCESS;
+	return hpm_write_event(hart, csr, val | HPM_MHPMEVENTH_MINH, old,
+			       hpm_event_select_bits(hart, 1));
 }
 
 /*

@@ -289,6 +289,8 @@ static int model_write(void *ctx, unsigned int csr, hpm_ulong val)
 	*reg = (*reg & keep) | ((unsigned long long)val << shift);
 	if (!is_event)
 		*reg &= width_mask(counter_width(m, idx));
+	else if (m->p.event_bits)
+		*reg &= m->p.event_bits;
 	return 0;
 }
 

@@ -21,6 +21,8 @@ struct hart_model_params {
 	int absent_reads_zero; /* absent counters read 0 instead of trapping */
 	int ticking; /* counters advance on every CSR access */
 	int smcntrpmf; /* mcyclecfg/minstretcfg (RV32: their high halves) */
+	/* bits mhpmevent keeps (RV32: low | high << 32); 0: all (WARL) */
+	unsigned long long event_bits;
 };
 
 struct hart_model {

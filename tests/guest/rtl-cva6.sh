@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The real CVA6 counts the table's events (issue 31): the Verilated CVA6
+# bcb0f7de (scripts/build-rtl) boots OpenSBI v1.9 with the HPM patch
+# (scripts/run-rtl) and runs the counting program of tests/rtl-cva6/
+# (README.md there): GET_INFO and widths as the RTL has them, every event
+# of perf-events-json/openhwgroup/cva6 programmed through the HPM
+# extension, loads, stores, branches, calls, returns, integer and FP
+# instructions and ecalls (exceptions and exception returns) each counted
+# exactly (n iterations minus a measured 0-iteration run), and a selector
+# mhpmevent cannot hold (0x25: it keeps 5 bits) refused with
+# INVALID_PARAM.  One boot of about 4M cycles (3.2M of them OpenSBI's
+# boot): 2 to 4 minutes of one core.  Each of the program's lines is a
+# check; the suite adds that the run ended with the program's status.
+#
+# The model is deterministic: the same model, firmware build, program
+# and run-rtl give the same run, cycle for cycle.  A run's log is kept
+# in the cache under the hash of those inputs, and a later run of the
+# suite with the same inputs reports that log's checks again instead of
+# simulating for minutes (as linux-series.sh reuses its verdicts);
+# HPM_RTL_RERUN=1 simulates anyway.
+. "$(dirname "$0")/../lib.sh"
+elf="$TOP/build/rtl-cva6/rtl-cva6.elf"
+log="$TOP/build/rtl-cva6/last-run.log"
+if [ ! -x "$TOP/build/rtl/cva6" ]; then
+	not_ok "the CVA6 model is built (make build with CVA6_TARBALL and SPIKE_TARBALL: shared/cva6/README.md; .ci/run sets them)"
+	exit 0
+fi
+if [ ! -f "$elf" ]; then
+	not_ok "the RTL counting program is built (make build)"
+	exit 0
+fi
+# run-rtl's refusals (no simulation)
+refuses() {	# refuses WANT ARGS...: run-rtl ARGS exits 1 saying WANT
+	local out rc
+	out=$("$TOP/scripts/run-rtl" "${@:2}" 2>&1)
+	rc=$?
+	[ "$rc" = 1 ] && grep -q "$1" <<<"$out"
+}
+check "run-rtl --core cva6-v4.2 says the v4.2.0 model is not built yet (status 1)" \
+	refuses 'v4.2.0 model is not built yet' --core cva6-v4.2 --kernel "$elf"
+check "run-rtl refuses a firmware it has no RTL build of (status 1)" \
+	refuses 'hpm or opensbi' --firmware debian --kernel "$elf"
+
+. "$TOP/scripts/lib.sh"
+# the firmware: its build directory's libraries (fw_payload.elf itself
+# is relinked with whatever program run-rtl ran last)
+fwbuild=$(awk '$1 == "hpm" { print $3 }' "$TOP/build/firmware/rtl-cva6.trees" 2>/dev/null)
+key=$( { sha256sum <"$TOP/build/rtl/cva6"; sha256sum <"$elf"
+	cat "$fwbuild/lib/libsbi.a" "$fwbuild/platform/generic/lib/libplatsbi.a" 2>/dev/null | sha256sum
+	sha256sum <"$TOP/scripts/run-rtl"; sha256sum <"$0"; } | sha256sum | cut -c1-16)
+kept="$HPM_CACHE/rtl/runs/cva6-hpm-$key.log"
+start=$SECONDS
+if [ -f "$kept" ] && [ "${HPM_RTL_RERUN:-0}" != 1 ]; then
+	cp "$kept" "$log"
+	rc=$(sed -n 's/^# run-rtl status \([0-9]*\)$/\1/p' "$log")
+	diag "the same model, firmware, program and run-rtl ran before: its log's checks (HPM_RTL_RERUN=1 simulates again)"
+else
+	# One model at a time: it takes a core and 2.5 GB for minutes.
+	exec 9>"$TOP/build/rtl/.run-lock"
+	flock 9
+	# (OpenSBI ends its lines with \r\n)
+	"$TOP/scripts/run-rtl" --core cva6 --firmware hpm --kernel "$elf" \
+		--timeout "${HPM_RTL_TIMEOUT:-1200}" 2>&1 | tr -d '\r' >"$log"
+	rc=${PIPESTATUS[0]}
+	echo "# run-rtl status $rc" >>"$log"
+	# a run that ended (not a timeout or a missing build) is kept
+	if [ "$rc" != 124 ] && grep -q '^run-rtl: .* ended after' "$log"; then
+		mkdir -p "${kept%/*}" && cp "$log" "$kept.new" && mv "$kept.new" "$kept"
+	fi
+fi
+# The program's checks as they are, everything else as detail lines.
+grep -E '^(not )?ok - ' "$log"
+grep -vE '^(not )?ok - ' "$log" | grep -E '^# |^run-rtl' | sed 's/^# //; s/^/# /'
+diag "$((SECONDS - start)) s for the run (log: build/rtl-cva6/last-run.log)"
+grep -q '^Boot HART ID *: 0$' "$log"
+check "OpenSBI boots on the CVA6 with its boot hart's ID (0, not 65536)" [ $? = 0 ]
+passed=$(sed -n 's/^# \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$log")
+# every check the program counted printed its line (the console lost none)
+lines=$(grep -cE '^(not )?ok - ' "$log")
+[ -z "$passed" ] || [ "$lines" = $((${passed% *} + ${passed#* })) ] ||
+	not_ok "the console shows all of the program's checks ($lines lines for ${passed% *} passed and ${passed#* } failed)"
+good=0
+[ "$rc" = 0 ] && [ -n "$passed" ] && [ "${passed#* }" = 0 ] && good=1
+check "the program ran to its end and exited with status 0 (run-rtl: $rc; passed, failed: ${passed:-none})" \
+	[ "$good" = 1 ]
