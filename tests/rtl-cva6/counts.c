@@ -18,8 +18,8 @@
  * "# N passed, N failed"; the status (tohost) is 0 when all passed.
  */
 #include "sbi_hpm_abi.h"
+#include "bare_riscv.h"
 
-typedef unsigned long ulong;
 
 struct table_event {
 	ulong code;
@@ -37,27 +37,6 @@ struct table_event {
 #define HPM_COUNT	6		/* hpmcounter3..8 */
 #define HPM_MASK	(((1UL << HPM_COUNT) - 1) << HPM_FIRST)
 #define EVENT_BITS	0x1f		/* mhpmevent keeps 5 bits */
-
-struct sbiret {
-	long error;
-	ulong value;
-};
-
-static struct sbiret sbi_call(ulong eid, ulong fid, ulong a0, ulong a1,
-			      ulong a2)
-{
-	register ulong r0 asm("a0") = a0;
-	register ulong r1 asm("a1") = a1;
-	register ulong r2 asm("a2") = a2;
-	register ulong r6 asm("a6") = fid;
-	register ulong r7 asm("a7") = eid;
-
-	asm volatile("ecall"
-		     : "+r"(r0), "+r"(r1)
-		     : "r"(r2), "r"(r6), "r"(r7)
-		     : "memory");
-	return (struct sbiret){ (long)r0, r1 };
-}
 
 static struct sbiret hpm(ulong fid, ulong a0, ulong a1)
 {

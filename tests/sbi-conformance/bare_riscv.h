@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * What the bare-metal S-mode conformance program needs and no C library
- * gives it: CSR accessors with the CSR number as an immediate, and the
+ * What the bare-metal S-mode programs (the conformance program, and
+ * tests/rtl-cva6's on the CVA6 RTL) need and no C library gives them:
+ * CSR accessors with the CSR number as an immediate, SBI calls, and the
  * SBI specification's extension IDs.
  */
 #ifndef BARE_RISCV_H
 #define BARE_RISCV_H
+
+typedef unsigned long ulong;
 
 #define __stringify_1(x)	#x
 #define __stringify(x)		__stringify_1(x)
@@ -23,6 +26,29 @@
 #define csr_clear(csr, val) ({						\
 	unsigned long __v = (unsigned long)(val);			\
 	asm volatile("csrc " __stringify(csr) ", %0" :: "rK"(__v) : "memory"); })
+
+/* An SBI call's error and value (SBI specification v2.0, chapter 3). */
+struct sbiret {
+	long error;
+	ulong value;
+};
+
+/* An SBI call of extension eid, function fid, with up to three arguments. */
+static inline struct sbiret sbi_call(ulong eid, ulong fid, ulong a0,
+				     ulong a1, ulong a2)
+{
+	register ulong r0 asm("a0") = a0;
+	register ulong r1 asm("a1") = a1;
+	register ulong r2 asm("a2") = a2;
+	register ulong r6 asm("a6") = fid;
+	register ulong r7 asm("a7") = eid;
+
+	asm volatile("ecall"
+		     : "+r"(r0), "+r"(r1)
+		     : "r"(r2), "r"(r6), "r"(r7)
+		     : "memory");
+	return (struct sbiret){ (long)r0, r1 };
+}
 
 /* SBI extension IDs (SBI specification v2.0). */
 #define EXT_LEGACY_PUTCHAR	0x01

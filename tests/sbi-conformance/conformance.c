@@ -13,7 +13,6 @@
 #include "sbi_hpm_abi.h"
 #include "bare_riscv.h"
 
-typedef unsigned long ulong;
 typedef unsigned int u32;
 typedef unsigned long long u64;
 
@@ -48,30 +47,6 @@ typedef unsigned long long u64;
 #define MAX_HARTS	8
 #define SECONDARY_MAGIC	0x5ec0d
 #define TIMEBASE_HZ	10000000UL	/* QEMU virt's timer */
-
-struct sbiret {
-	long error;
-	ulong value;
-};
-
-static struct sbiret sbi_call(ulong eid, ulong fid, ulong a0, ulong a1,
-			      ulong a2)
-{
-	register ulong r0 asm("a0") = a0;
-	register ulong r1 asm("a1") = a1;
-	register ulong r2 asm("a2") = a2;
-	register ulong r6 asm("a6") = fid;
-	register ulong r7 asm("a7") = eid;
-	struct sbiret r;
-
-	asm volatile("ecall"
-		     : "+r"(r0), "+r"(r1)
-		     : "r"(r2), "r"(r6), "r"(r7)
-		     : "memory");
-	r.error = (long)r0;
-	r.value = r1;
-	return r;
-}
 
 /* Every HPM error must come with value 0: count the ones that do not. */
 static int err_value_bad;
