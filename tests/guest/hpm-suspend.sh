@@ -196,9 +196,13 @@ fi
 # S-mode (cause 9) between two user-mode breakpoints (perfops mark)
 # around it, on pristine OpenSBI v1.9 (the SBI PMU driver, whose notifier
 # does nothing without an event) and on OpenSBI v1.9 + HPM (the HPM
-# driver), must be the same number: the system suspend call and what the
-# kernel does around it.  Before the fix the HPM driver made two or more
-# (GET_MCOUNTINHIBIT, GET_MCOUNTEREN, ...).
+# driver): the HPM driver's must be no more, the system suspend call and
+# what the kernel does around it.  Not "the same": the timer's SBI calls
+# (the U74 has no Sstc) follow the two firmwares' different lengths, and
+# the HPM firmware's boot and suspend path can leave one tick fewer
+# between the marks (8 against 9 seen, 9 against 9 as often).  Before the
+# fix the HPM driver made two or more calls more (GET_MCOUNTINHIBIT,
+# GET_MCOUNTEREN, ...).
 declare -A pm_calls
 for fw in opensbi hpm; do
 	pm_calls[$fw]=error
@@ -214,10 +218,11 @@ for fw in opensbi hpm; do
 	fi
 	rm -f "$trap_log"
 done
-if is_number "${pm_calls[opensbi]}" && [ "${pm_calls[hpm]}" = "${pm_calls[opensbi]}" ]; then
-	ok "a suspend with no event: ${pm_calls[hpm]} ecalls with the HPM driver, as with the SBI PMU driver (${pm_calls[opensbi]})"
+if is_number "${pm_calls[opensbi]}" && is_number "${pm_calls[hpm]}" &&
+	[ "${pm_calls[hpm]}" -le "${pm_calls[opensbi]}" ]; then
+	ok "a suspend with no event: ${pm_calls[hpm]} ecalls with the HPM driver, no more than with the SBI PMU driver (${pm_calls[opensbi]})"
 else
-	not_ok "a suspend with no event: as many ecalls with the HPM driver as with the SBI PMU driver (HPM: ${pm_calls[hpm]}, SBI PMU: ${pm_calls[opensbi]})"
+	not_ok "a suspend with no event: no more ecalls with the HPM driver than with the SBI PMU driver (HPM: ${pm_calls[hpm]}, SBI PMU: ${pm_calls[opensbi]})"
 	diag "$(tail -n 5 "$tmp/pm.hpm")" "$(tail -n 5 "$tmp/pm.opensbi")"
 fi
 
