@@ -45,9 +45,16 @@ check "run-rtl refuses a firmware it has no RTL build of (status 1)" \
 # the firmware: its build directory's libraries (fw_payload.elf itself
 # is relinked with whatever program run-rtl ran last)
 fwbuild=$(awk '$1 == "hpm" { print $3 }' "$TOP/build/firmware/rtl-cva6.trees" 2>/dev/null)
-key=$( { sha256sum <"$TOP/build/rtl/cva6"; sha256sum <"$elf"
+# the program as the model loads it: its bytes and its tohost (its ELF
+# holds the build directory's path in its debug information, which
+# differs from clone to clone and changes nothing the model runs)
+bin=$(mktemp)
+riscv64-linux-gnu-objcopy -O binary "$elf" "$bin"
+key=$( { sha256sum <"$TOP/build/rtl/cva6"; sha256sum <"$bin"
+	riscv64-linux-gnu-nm "$elf" | grep -w tohost
 	cat "$fwbuild/lib/libsbi.a" "$fwbuild/platform/generic/lib/libplatsbi.a" 2>/dev/null | sha256sum
 	sha256sum <"$TOP/scripts/run-rtl"; sha256sum <"$0"; } | sha256sum | cut -c1-16)
+rm -f "$bin"
 kept="$HPM_CACHE/rtl/runs/cva6-hpm-$key.log"
 start=$SECONDS
 if [ -f "$kept" ] && [ "${HPM_RTL_RERUN:-0}" != 1 ]; then
