@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The HPM driver across a real system suspend (linux-patches/7.2/2-hpm/0009, its CPU
+# The HPM driver across a real system suspend (linux-patches/7.2/2-hpm/0008, its CPU
 # PM notifier), on the u74 profile (counters 3, 4) with --firmware hpm,
 # -icount and OpenSBI v1.9's test system-suspend device (run-qemu
 # --suspend-test): `echo mem > /sys/power/state` goes through SBI SUSP,

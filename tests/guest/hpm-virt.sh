@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The HPM SBI extension PMU driver (linux-patches/7.2/2-hpm/0003-0010) on QEMU virt with
+# The HPM SBI extension PMU driver (linux-patches/7.2/2-hpm/0003-0009) on QEMU virt with
 # the project's firmware (--firmware hpm), under -icount so that
 # instruction counts are exact:
 #  - it registers the "cpu" PMU from the firmware's counters;
@@ -233,7 +233,7 @@ else
 	diag "$(section refused "$out")"
 fi
 
-# The SBI PMU driver (OpenSBI, linux-patches/7.2/2-hpm/0013) honours counterid_mask
+# The SBI PMU driver (OpenSBI, linux-patches/7.2/2-hpm/0012) honours counterid_mask
 # too.  OpenSBI counts raw events only where the device tree maps them
 # (riscv,raw-event-to-mhpmcounters), which QEMU's tree does not: the
 # guest boots on QEMU's tree with such a map for raw 0x1, 0x2 and 0x10019

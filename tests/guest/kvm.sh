@@ -40,7 +40,7 @@
 #
 # The count check catches the double count the HPM driver had before its
 # overflow handler stopped the event ahead of perf_event_overflow()
-# (linux-patches/7.2/2-hpm/0015): KVM's callback (kvm_riscv_pmu_overflow)
+# (linux-patches/7.2/2-hpm/0014): KVM's callback (kvm_riscv_pmu_overflow)
 # stops the event with PERF_EF_UPDATE from inside it, and a running event
 # then counted its next period as counted: about twice the loop's count.
 . "$(dirname "$0")/../lib.sh"

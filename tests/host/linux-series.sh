@@ -105,6 +105,24 @@ check_series() {
 		done
 		check "numbering of ${d##*/}: cover letter and patches count its $n patch(es)" [ -z "$bad" ]
 		[ -z "$bad" ] || diag "$bad"
+		# What only QEMU needs comes last, in patches whose message says
+		# "Not for upstream"; the code of every other patch names neither
+		# QEMU nor its virt machine (comments may).
+		local tail_started qemu_code
+		bad= tail_started=
+		for p in "$d"/[0-9][0-9][0-9][0-9]-*.patch; do
+			[ "${p##*/}" = 0000-cover-letter.patch ] && continue
+			if sed '/^---$/q' "$p" | grep -q '^Not for upstream'; then
+				tail_started=1
+				continue
+			fi
+			[ -z "$tail_started" ] || bad+=" ${p##*/} (for upstream, after a patch that is not)"
+			qemu_code=$(awk '/^diff --git /{ c = ($3 ~ /\.[ch]$/) } c && /^\+[^+]/' "$p" |
+				grep -v '^+[[:space:]]*\(/\*\|\*\|//\)' | grep -i 'qemu\|riscv-virtio' || true)
+			[ -z "$qemu_code" ] || bad+=" ${p##*/}: $qemu_code"
+		done
+		check "${d##*/}: no QEMU condition in the patches for upstream, QEMU's own patches last" [ -z "$bad" ]
+		[ -z "$bad" ] || diag "$bad"
 		case ${d##*/} in
 		*-fixes)
 			bad=$(for p in "$d"/[0-9][0-9][0-9][0-9]-*.patch; do

@@ -16,7 +16,10 @@
 #  6. a raw event whose counterid_mask names only counters the firmware
 #     does not have gets no counter: the driver looks only at the
 #     counters there are (on RV32 its counter mask is one 32-bit word,
-#     and reading 64 bits of it took the next word for counters).
+#     and reading 64 bits of it took the next word for counters);
+#  7. and 8. checks 1 and 4 on the HPM driver's firmware counter read
+#     (hpm_fw_read(), 2-hpm/0020), which counts the same firmware events
+#     through the same SBI calls.
 #
 # The functions are taken as they are from the patched tree
 # (scripts/prepare-linux), compiled for RV32 with stand-ins for what they
@@ -33,6 +36,8 @@ descs=(
 	"RV32 SBI PMU: a firmware counter read (FW_READ_HI) as it carries into its upper half is not off by 2^32"
 	"RV32 SBI PMU before SBI v2.0: an update across the wrap of a firmware counter's lower 32 bits counts the events in between"
 	"RV32 SBI PMU: counterid_mask naming only a counter the firmware lacks gives no counter"
+	"RV32 HPM driver: a firmware counter read of 0x80000005 gives 0x80000005, not sign-extended"
+	"RV32 HPM driver: a firmware counter read (FW_READ_HI) as it carries into its upper half is not off by 2^32"
 )
 all_fail() {
 	for d in "${descs[@]}"; do not_ok "$d"; done
@@ -68,6 +73,9 @@ for f in riscv_pmu.c:riscv_pmu_ctr_read_csr64 riscv_pmu.c:riscv_pmu_ctr_get_widt
 	esac
 	cat "$tmp/fn" >>"$tmp/functions.c"
 done
+extract riscv_pmu_hpm.c hpm_fw_read >"$tmp/fn"
+[ -s "$tmp/fn" ] || all_fail "no hpm_fw_read() in drivers/perf/riscv_pmu_hpm.c"
+cat "$tmp/fn" >>"$tmp/functions.c"
 
 cat >"$tmp/harness.c" <<'C'
 /* Stand-ins for what the drivers' read functions use, RV32 layout. */
@@ -197,6 +205,13 @@ static struct sbiret sbi_ecall(int ext, int fid, unsigned long a0,
 	return ret;
 }
 
+/* The HPM driver's firmware counters: perf's index HPM_FW_IDX + i is the
+ * SBI counter hpm_fw_ctr[i]. */
+#define HPM_FW_IDX 32
+#define hpm_err_deferred(...) ((void)0)
+static unsigned long hpm_fw_ctr[4] = { 19, 20, 21, 22 };
+static bool hpm_fw_read_hi;
+
 #include "functions.c"
 
 /* What the compiler may call for the structures' initialisers. */
@@ -315,6 +330,17 @@ void main(void)
 	event.attr.config2 = 0x10;
 	val = pmu_sbi_counterid_cmask(&event);
 	report(6, val == 0, val);
+
+	/* 7 and 8: 1 and 4 on the HPM driver. */
+	hpm_fw_read_hi = true;
+	event.hw.idx = HPM_FW_IDX + 1;
+	sbi_v2_available = true;
+	counter = 0x80000005;
+	val = hpm_fw_read(&event);
+	report(7, of_that_moment(val, 0x80000005), val);
+	counter = start = 0xffffffffULL;
+	val = hpm_fw_read(&event);
+	report(8, of_that_moment(val, start), val);
 
 	*test_dev = 0x5555;
 	for (;;)
