@@ -9,7 +9,7 @@
 #
 # cycle and instret only: OpenSBI sets MINH in every mhpmevent when a
 # hart starts, but the driver's own probe of the firmware's event
-# encodings (2-hpm/0021) releases the programmable counters it tried
+# encodings (2-hpm/0022) releases the programmable counters it tried
 # with COUNTER_STOP and RESET, which clears it on the boot hart: r2:u
 # there still counts M-mode (2N + 7,040 here), an open point.
 #

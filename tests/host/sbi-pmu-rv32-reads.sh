@@ -18,7 +18,7 @@
 #     counters there are (on RV32 its counter mask is one 32-bit word,
 #     and reading 64 bits of it took the next word for counters);
 #  7. and 8. checks 1 and 4 on the HPM driver's firmware counter read
-#     (hpm_fw_read(), 2-hpm/0020), which counts the same firmware events
+#     (hpm_fw_read(), 2-hpm/0021), which counts the same firmware events
 #     through the same SBI calls.
 #
 # The functions are taken as they are from the patched tree
@@ -60,7 +60,8 @@ extract() {
 		on { print } on && /^}$/ { exit }' "$src/drivers/perf/$1"
 }
 : >"$tmp/functions.c"
-for f in riscv_pmu.c:riscv_pmu_ctr_read_csr64 riscv_pmu.c:riscv_pmu_ctr_get_width_mask \
+for f in riscv_pmu.c:riscv_pmu_ctr_read_csr64 riscv_pmu.c:riscv_pmu_sbi_fw_read \
+	riscv_pmu.c:riscv_pmu_ctr_get_width_mask \
 	riscv_pmu.c:riscv_pmu_event_update riscv_pmu_sbi.c:pmu_sbi_ctr_get_width \
 	riscv_pmu_sbi.c:pmu_sbi_fw_read64 riscv_pmu_sbi.c:pmu_sbi_ctr_read \
 	riscv_pmu_legacy.c:pmu_legacy_read_ctr riscv_pmu_sbi.c:pmu_sbi_counterid_cmask; do
@@ -68,7 +69,7 @@ for f in riscv_pmu.c:riscv_pmu_ctr_read_csr64 riscv_pmu.c:riscv_pmu_ctr_get_widt
 	case ${f#*:} in
 	# Helpers the series may not have (yet): the code without them
 	# does not call them.
-	riscv_pmu_ctr_read_csr64 | pmu_sbi_fw_read64) ;;
+	riscv_pmu_ctr_read_csr64 | riscv_pmu_sbi_fw_read | pmu_sbi_fw_read64) ;;
 	*) [ -s "$tmp/fn" ] || all_fail "no ${f#*:}() in drivers/perf/${f%%:*}" ;;
 	esac
 	cat "$tmp/fn" >>"$tmp/functions.c"
