@@ -133,6 +133,22 @@ else
 	not_ok "make run CMD='uname -r': its first line says what runs, and the build, with nothing to rebuild, prints nothing"
 	diag "$(head -n 30 "$tmp/uname-default")"
 fi
+# On a profile that stands in for a real core, make run says which of
+# that core's events QEMU counts: the project's headline example,
+# perf stat -e ariane_load on the cva6 profile, printed 0 and said
+# nothing.  The default profile, QEMU's own, says nothing of the kind.
+make -s -C "$TOP" run PROFILE=cva6 CMD='perf stat -x";" -o /tmp/s -e ariane_load knownloop 1000; cat /tmp/s' \
+	>"$tmp/make-cva6" 2>&1
+n=$(field 1 ariane_load <"$tmp/make-cva6")
+if [ "$n" = 0 ] &&
+	grep -q '^make run: QEMU stands in for the CVA6 and counts none of its events: ariane_load .* read 0' "$tmp/make-cva6" &&
+	grep -q 'scripts/run-rtl --core cva6' "$tmp/make-cva6" &&
+	! grep -q 'stands in' "$tmp/uname-default"; then
+	ok "make run PROFILE=cva6 CMD='perf stat -e ariane_load ...' says QEMU does not count the CVA6's events (ariane_load: $n) and where they are counted"
+else
+	not_ok "make run PROFILE=cva6 CMD='perf stat -e ariane_load ...' says QEMU does not count the CVA6's events and where they are counted"
+	diag "ariane_load: '$n'" "$(head -n 5 "$tmp/make-cva6")"
+fi
 "$RUN_QEMU" --profile virt --linux 5.10 -- true >"$tmp/out" 2>&1
 rc=$?
 if [ "$rc" != 0 ] && grep -q "no series for Linux '5.10'" "$tmp/out"; then
