@@ -35,7 +35,8 @@
  *            counter that user space may not read, SIGILL)
  *        perfops track CONFIG CONFIG2 SAMPLES WORK
  *            opens raw event CONFIG (CONFIG2 as given, e.g. "0" or a
- *            counter mask) on this task and maps it; prints
+ *            counter mask; CONFIG "cycles" or "instructions": that
+ *            generic event) on this task and maps it; prints
  *            "counter=N pmc_width=W", then SAMPLES lines, each after WORK
  *            iterations of a busy loop: "read=K1 mmap=M read=K2", the
  *            count read(2) gives before and after a read through the
@@ -562,7 +563,14 @@ static struct perf_event_mmap_page *open_mapped(const char *config,
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = PERF_TYPE_RAW;
-	attr.config = strtoull(config, NULL, 0);
+	if (!strcmp(config, "cycles") || !strcmp(config, "instructions")) {
+		/* The generic events legacy mode lets user space read */
+		attr.type = PERF_TYPE_HARDWARE;
+		attr.config = config[0] == 'c' ? PERF_COUNT_HW_CPU_CYCLES :
+			      PERF_COUNT_HW_INSTRUCTIONS;
+	} else {
+		attr.config = strtoull(config, NULL, 0);
+	}
 	attr.config2 = config2 ? strtoull(config2, NULL, 0) : 0;
 	attr.inherit = inherit;
 	return open_attr_mapped(&attr, pid, cpu, fdp);

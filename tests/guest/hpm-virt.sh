@@ -152,7 +152,7 @@ fi
 
 # Placement, user-space reads and refused configs, in one guest (virt,
 # the HPM driver, no -icount); each part leaves kernel.perf_user_access
-# at its default (1) for the next, except the last two.
+# at its default (1) for the next, except the last three.
 out="$tmp/user"
 guest_run "$out" --profile virt --firmware hpm -- sh -c "
 	echo '== cpuwide'; perfops cpuwide 0x2; perfops cpuwide 0x10019
@@ -165,7 +165,9 @@ guest_run "$out" --profile virt --firmware hpm -- sh -c "
 	echo 1 >/proc/sys/kernel/perf_user_access
 	echo '== alone'; perfops useraccess
 	echo '== beside'; perf stat -a -e cycles -o /tmp/bg sleep 2 & sleep 0.3; perfops useraccess; wait
+	echo '== zeroing'; perfops track cycles 0 5 100000
 	echo '== legacy'; echo 2 >/proc/sys/kernel/perf_user_access; perfops useraccess
+	echo '== legacytrack'; perfops track cycles 0 20 100000
 	echo '== refused'; perfops where 0x0; perfops where 0x2 0x100000000
 	echo '== end'
 	"
@@ -220,6 +222,22 @@ rdcycle_after_close=trapped" ]; then
 		diag "$(section $case "$out")"
 	fi
 done
+# Legacy mode's page: in mode 1 a reader of cycles had the counter zeroed
+# at each switch in (zeroing), while the events sharing it count on
+# through what it held; then in mode 2 a cycles event user space reads
+# with rdcycle (legacytrack) must still get the kernel's count from its
+# page: each mmap-page read between the read(2) counts around it.
+bad=$(section legacytrack "$out" | awk -F'[ =]' '/^read=/ {
+	n++; k1 = $2; m = $4; k2 = $6
+	if (m < 0 || m < k1 || m > k2) print "sample " n ": " $0
+} END { if (n != 20) print n + 0 " samples" }')
+if [ -z "$bad" ] && section zeroing "$out" | grep -q '^counter=0 ' &&
+	section legacytrack "$out" | grep -q '^counter=0 '; then
+	ok "perf_user_access = 2 (legacy), after mode 1's zeroing of cycle: each of 20 mmap-page reads of cycles lies between the read(2) counts around it"
+else
+	not_ok "perf_user_access = 2 (legacy), after mode 1's zeroing of cycle: each of 20 mmap-page reads of cycles lies between the read(2) counts around it"
+	diag "$bad" "$(section zeroing "$out" | head -n 3)" "$(section legacytrack "$out" | head -n 5)"
+fi
 if section legacy "$out" | grep -q '^rdcycle_after_close=allowed$'; then
 	ok "perf_user_access = 2 (legacy): rdcycle allowed"
 else
