@@ -152,7 +152,7 @@ fi
 
 # Placement, user-space reads and refused configs, in one guest (virt,
 # the HPM driver, no -icount); each part leaves kernel.perf_user_access
-# at its default (1) for the next, except the last three.
+# at its default (1) for the next, except two (legacy, legacytrack).
 out="$tmp/user"
 guest_run "$out" --profile virt --firmware hpm -- sh -c "
 	echo '== cpuwide'; perfops cpuwide 0x2; perfops cpuwide 0x10019
@@ -168,6 +168,7 @@ guest_run "$out" --profile virt --firmware hpm -- sh -c "
 	echo '== zeroing'; perfops track cycles 0 5 100000
 	echo '== legacy'; echo 2 >/proc/sys/kernel/perf_user_access; perfops useraccess
 	echo '== legacytrack'; perfops track cycles 0 20 100000
+	echo '== afterlegacy'; echo 1 >/proc/sys/kernel/perf_user_access; perfops track cycles 0 5 100000
 	echo '== refused'; perfops where 0x0; perfops where 0x2 0x100000000
 	echo '== end'
 	"
@@ -237,6 +238,19 @@ if [ -z "$bad" ] && section zeroing "$out" | grep -q '^counter=0 ' &&
 else
 	not_ok "perf_user_access = 2 (legacy), after mode 1's zeroing of cycle: each of 20 mmap-page reads of cycles lies between the read(2) counts around it"
 	diag "$bad" "$(section zeroing "$out" | head -n 3)" "$(section legacytrack "$out" | head -n 5)"
+fi
+# Back in mode 1 once the legacy events are gone, a reader of cycles has
+# the counter zeroed for it again and reads it through its page: no
+# legacy event is left counted on it.
+bad=$(section afterlegacy "$out" | awk -F'[ =]' '/^read=/ {
+	n++; k1 = $2; m = $4; k2 = $6
+	if (m < 0 || m < k1 || m > k2) print "sample " n ": " $0
+} END { if (n != 5) print n + 0 " samples" }')
+if [ -z "$bad" ] && section afterlegacy "$out" | grep -q '^counter=0 '; then
+	ok "perf_user_access back to 1 after legacy events: a reader of cycles reads it through its mmap page (5 reads between the read(2) counts around them)"
+else
+	not_ok "perf_user_access back to 1 after legacy events: a reader of cycles reads it through its mmap page (5 reads between the read(2) counts around them)"
+	diag "$bad" "$(section afterlegacy "$out" | head -n 4)"
 fi
 if section legacy "$out" | grep -q '^rdcycle_after_close=allowed$'; then
 	ok "perf_user_access = 2 (legacy): rdcycle allowed"
