@@ -25,6 +25,19 @@ debian_mirror() {
 log() { printf '[%s] %s\n' "$(basename "$0")" "$*" >&2; }
 die() { printf '%s: error: %s\n' "$(basename "$0")" "$*" >&2; exit 1; }
 
+# update_file FILE: standard input becomes FILE's content, only when it
+# differs, and whole (written to a file of this process's own, then
+# renamed): builds side by side read such files without a lock, and one
+# that saw it empty or half-written would configure its kernel again.
+update_file() {
+	cat >"$1.$$"
+	if cmp -s "$1.$$" "$1"; then
+		rm -f "$1.$$"
+	else
+		mv "$1.$$" "$1"
+	fi
+}
+
 # The Linux the series are built on and the guests boot: 7.2 (mainline,
 # the primary series, linux-patches/7.2) or 6.12 (Debian stable's kernel,
 # the backport, linux-patches/6.12).  Every script that builds or boots a

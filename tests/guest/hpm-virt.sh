@@ -223,15 +223,21 @@ rdcycle_after_close=trapped" ]; then
 		diag "$(section $case "$out")"
 	fi
 done
+# track_misreads SECTION SAMPLES: perfops track's samples in SECTION whose
+# mmap-page read does not lie between the read(2) counts around it, and
+# a line saying how many there were if not SAMPLES.
+track_misreads() {
+	section "$1" "$out" | awk -F'[ =]' -v want="$2" '/^read=/ {
+		n++; k1 = $2; m = $4; k2 = $6
+		if (m < 0 || m < k1 || m > k2) print "sample " n ": " $0
+	} END { if (n != want) print n + 0 " samples" }'
+}
 # Legacy mode's page: in mode 1 a reader of cycles had the counter zeroed
 # at each switch in (zeroing), while the events sharing it count on
 # through what it held; then in mode 2 a cycles event user space reads
 # with rdcycle (legacytrack) must still get the kernel's count from its
 # page: each mmap-page read between the read(2) counts around it.
-bad=$(section legacytrack "$out" | awk -F'[ =]' '/^read=/ {
-	n++; k1 = $2; m = $4; k2 = $6
-	if (m < 0 || m < k1 || m > k2) print "sample " n ": " $0
-} END { if (n != 20) print n + 0 " samples" }')
+bad=$(track_misreads legacytrack 20)
 if [ -z "$bad" ] && section zeroing "$out" | grep -q '^counter=0 ' &&
 	section legacytrack "$out" | grep -q '^counter=0 '; then
 	ok "perf_user_access = 2 (legacy), after mode 1's zeroing of cycle: each of 20 mmap-page reads of cycles lies between the read(2) counts around it"
@@ -242,10 +248,7 @@ fi
 # Back in mode 1 once the legacy events are gone, a reader of cycles has
 # the counter zeroed for it again and reads it through its page: no
 # legacy event is left counted on it.
-bad=$(section afterlegacy "$out" | awk -F'[ =]' '/^read=/ {
-	n++; k1 = $2; m = $4; k2 = $6
-	if (m < 0 || m < k1 || m > k2) print "sample " n ": " $0
-} END { if (n != 5) print n + 0 " samples" }')
+bad=$(track_misreads afterlegacy 5)
 if [ -z "$bad" ] && section afterlegacy "$out" | grep -q '^counter=0 '; then
 	ok "perf_user_access back to 1 after legacy events: a reader of cycles reads it through its mmap page (5 reads between the read(2) counts around them)"
 else
