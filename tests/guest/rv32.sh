@@ -7,7 +7,7 @@
 # Smcntrpmf, as tests/guest/hpm-sampling.sh on RV64), one hart, -icount,
 # with a device tree whose riscv,pmu node maps raw 0x1 and 0x2 to
 # hpmcounter3..18 (pristine OpenSBI counts raw events only where it says
-# so).  Five boots:
+# so).  Six boots:
 #
 #  1. OpenSBI v1.9 + HPM, the HPM driver: count, filter, sample, mmap,
 #     boundary (hpm32.c says what each checks and its bounds);
@@ -34,6 +34,10 @@
 #     checked: the kernel boots, the HPM driver finds the indirect CSRs
 #     out of reach (it reads them through the exception table) and
 #     leaves the counters to the SBI PMU driver, which counts.
+#  6. the test-only hpm-nosread firmware on cva6-fixed (no mcountinhibit,
+#     no counter S-mode may read, as the paper's CVA6): the HPM driver
+#     reads the counters through the firmware, both halves, and counts
+#     as on the other harts: count.
 #
 # QEMU 10.0.2 on RV32 (target/riscv/csr.c, riscv_pmu_ctr_get_fixed_
 # counters_val() and riscv_pmu_read_ctr()) computes each half of a
@@ -76,10 +80,11 @@ run() {
 	local name=$1 fw=$2
 	shift 2
 	if [ -n "${profile:-}" ]; then
-		# Its own tree, with the same raw-event map.
+		# Its own tree, with the same raw-event map (on $pmcs when set:
+		# the profile's programmable counters).
 		"$RUN_QEMU" --profile "$profile" --rv32 --icount --dump-dtb "$tmp/$profile.dtb" &&
 			fdtput -t x "$tmp/$profile.dtb" /pmu riscv,raw-event-to-mhpmcounters \
-				0 1 ffffffff ffffffff 7fff8 0 2 ffffffff ffffffff 7fff8
+				0 1 ffffffff ffffffff "${pmcs:-7fff8}" 0 2 ffffffff ffffffff "${pmcs:-7fff8}"
 		guest_run "$tmp/$name" --profile "$profile" --rv32 --icount --smp 1 \
 			--firmware "$fw" --dtb "$tmp/$profile.dtb" "$@"
 	else
@@ -129,6 +134,10 @@ HPM_QEMU_EXTRA="-d int -D $tmp/cdeleg-ns.trap" profile=virt-cdeleg-nosmstateen \
 HPM_QEMU_EXTRA="-d int -D $tmp/cdeleg-ns-idle.trap" profile=virt-cdeleg-nosmstateen \
 	run cdeleg-ns-idle opensbi -- driver
 profile=virt-cdeleg run cdeleg opensbi -- driver count
+# The paper's CVA6 as cva6-fixed models it (issue 31): no mcountinhibit,
+# no counter S-mode may read; the HPM driver reads them through the
+# firmware, both halves (GET_MCOUNTER and GET_MCOUNTERH), see 6. above.
+pmcs=1fff8 profile=cva6-fixed run v42 hpm-nosread -- driver count
 
 check "the HPM firmware's guest is served by the HPM driver" grep -qx '# driver=hpm' "$tmp/hpm"
 check "pristine OpenSBI's guest is served by the SBI PMU driver" grep -qx '# driver=sbi' "$tmp/sbi"
@@ -190,3 +199,8 @@ left_out_by_the_hart 'the hart did not carry' '^# boundary' \
 	"boundary (%s): the carry the counter missed is missed on the SBI PMU driver too: the hart's (QEMU 10 RV32)" \
 	"boundary (%s): the counter missed its carry on the HPM driver but not on the SBI PMU driver" \
 	hpm hpm40 cdeleg-ns
+check "cva6-fixed on RV32 (hpm-nosread): the HPM driver serves, its counters running free and read through the firmware" \
+	eval 'grep -qx "# driver=hpm" "$tmp/v42" &&
+	      grep -q "riscv-pmu-hpm: no mcountinhibit" "$tmp/v42" &&
+	      grep -q "riscv-pmu-hpm: CPU0: S-mode cannot read counters 0x1fffd" "$tmp/v42"'
+relay v42 "HPM driver, cva6-fixed (no mcountinhibit, counters read through the firmware)"

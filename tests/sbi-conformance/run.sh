@@ -42,6 +42,7 @@ trap 'rm -f "$out"' EXIT
 # EXT: sscofpmf, smcntrpmf: QEMU CPU properties turned on for the run.
 run_one() {
 	local p=$1 x=$2 smp=$3 ic=$4 name rc info ids marchid want_ids np nf
+	local inhibit
 	local cpu props="" e exts got_exts want_exts
 	shift 4
 	exts=("$@")
@@ -76,6 +77,7 @@ run_one() {
 	want_exts=${want_exts# }
 	[ -n "$verbose" ] && sed "s/^/    /" "$out"
 	info=$(sed -n 's/^# GET_INFO \(0x[0-9a-f]*\):.*/\1/p' "$out")
+	inhibit=$(sed -n 's/^# mcountinhibit: //p' "$out")
 	ids=$(sed -n 's/.*mvendorid \(0x[0-9a-f]*\) marchid \(0x[0-9a-f]*\) mimpid \(0x[0-9a-f]*\).*/\1 \2 \3/p' "$out")
 	marchid=$EXPECT_MARCHID
 	# an RV32 marchid is 32 bits: the U74 id keeps its top (commercial) bit
@@ -88,6 +90,7 @@ run_one() {
 	if [ "$rc" = 0 ] && [ "$nf" = 0 ] && [ "$np" -gt 0 ] &&
 	   grep -qx "# $np passed, 0 failed" "$out" &&
 	   [ "$info" = "$want_info" ] && [ "$ids" = "$want_ids" ] &&
+	   [ "$inhibit" = "$MCOUNTINHIBIT" ] &&
 	   [ "$got_exts" = "$want_exts" ]; then
 		echo "ok - $name: $np checks passed"
 		return
@@ -96,6 +99,8 @@ run_one() {
 	echo "not ok - $name: exit $rc, $np passed, $nf failed"
 	[ "$info" = "$want_info" ] || echo "# GET_INFO '$info', profile wants $want_info"
 	[ "$ids" = "$want_ids" ] || echo "# ids '$ids', profile wants $want_ids"
+	[ "$inhibit" = "$MCOUNTINHIBIT" ] ||
+		echo "# mcountinhibit '$inhibit', profile wants $MCOUNTINHIBIT"
 	[ "$got_exts" = "$want_exts" ] ||
 		echo "# sscofpmf/smcntrpmf found '$got_exts', QEMU was given '$want_exts'"
 	grep -q "^# [0-9]* passed, [0-9]* failed" "$out" ||
@@ -107,6 +112,8 @@ failed=0
 for p in "${profiles[@]}"; do
 	conf="$top/qemu-config/$p.conf"
 	[ -f "$conf" ] || { echo "not ok - no profile $p"; failed=1; continue; }
+	# a profile without mcountinhibit says so (priv_spec=v1.10.0)
+	MCOUNTINHIBIT=present
 	# shellcheck source=/dev/null
 	. "$conf"
 	want_info=$(info_mask "$PMU_COUNTERS")
