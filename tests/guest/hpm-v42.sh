@@ -4,7 +4,7 @@
 # S-mode or U-mode may read (the profile's default firmware, the
 # test-only hpm-nosread, keeps mcounteren at TM alone).  The HPM driver
 # lets the counters run free (2-hpm/0025) and reads them through the
-# firmware (0026), one -icount hart:
+# firmware (0027), one -icount hart:
 #  - dmesg says both;
 #  - perf stat -e instructions,ariane_load knownloop 1000000 prints a
 #    count for each, and instructions counts the loop's 2 * 10^6;
@@ -14,7 +14,8 @@
 #    not the spinner's instructions;
 #  - user space never reads a counter: with kernel.perf_user_access 1 the
 #    mmap page offers none and a reader following it does not trap, and
-#    in legacy mode (2) rdcycle traps, as the hart refuses it;
+#    in legacy mode (2) rdcycle traps, as the hart refuses it, and a
+#    cycles event's page offers no counter;
 #  - the same profile with the plain HPM firmware, where S-mode reads the
 #    counters: no firmware reads; the mmap page offers instret, not a
 #    programmable counter (not started from zero without COUNTER_START);
@@ -22,7 +23,7 @@
 #    spinner's slices (instret zeroed through SET_MCOUNTER).
 # Before 0025 the driver kept only cycle and instret here ("counters 0x5
 # of 0x1fffd usable"), raw events did not count and instret was never
-# offered to user space; before 0026 it kept no counter at all.
+# offered to user space (0026); before 0027 it kept no counter at all.
 # Also on Linux 6.12.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
@@ -43,6 +44,7 @@ if ! guest_run "$out" --profile cva6-fixed --icount -- sh -c "
 	echo '== mapread'; echo 1 >/proc/sys/kernel/perf_user_access; perfops mapread instructions
 	echo '== track'; perfops track instructions 0 3 100000
 	echo '== legacy'; echo 2 >/proc/sys/kernel/perf_user_access; perfops rdcounters
+	echo '== legacymap'; perfops mapread cycles
 	"; then
 	not_ok "cva6-fixed (hpm-nosread): the guest runs the commands"
 	diag "$(tail -n 30 "$out")"
@@ -96,6 +98,8 @@ else
 fi
 check "perf_user_access 2 (legacy): rdcycle and rdinstret trap: the hart refuses them" \
 	grep -qx 'rdcycle=trapped rdinstret=trapped' <<<"$(section legacy "$out")"
+check "perf_user_access 2 (legacy): a cycles event's mmap page offers no counter, a reader following it does not trap ($(section legacymap "$out"))" \
+	grep -Eq '^counter=-1 user_rdpmc=1 read=unavailable$' <<<"$(section legacymap "$out")"
 
 # The same profile with the HPM firmware whose harts let S-mode read.
 out="$tmp/hpm"
