@@ -647,12 +647,34 @@ static void test_inhibit(void)
 static void test_fixed_counters(void);
 
 /*
+ * hpmcounter h, stopped at v: the user-level and machine-level calls and
+ * S-mode's CSR read and write the same counter.
+ */
+static void test_counter_access(int h, ulong v)
+{
+	struct sbiret r;
+	ulong s;
+
+	s = s_ctr((unsigned int)h);
+	r = hpm(SBI_EXT_HPM_GET_UCOUNTER, (ulong)h, 0);
+	check(!r.error && r.value == v && s == (ulong)v,
+	      "GET_UCOUNTER and S-mode hpmcounter%d read the machine counter", h);
+	r = hpm(SBI_EXT_HPM_SET_UCOUNTER, (ulong)h, 12345);
+	check(!r.error && s_ctr((unsigned int)h) == 12345,
+	      "SET_UCOUNTER writes what S-mode reads");
+	r = hpm(SBI_EXT_HPM_SET_MCOUNTER, (ulong)h, 54321);
+	check(!r.error && s_ctr((unsigned int)h) == 54321 &&
+	      hpm(SBI_EXT_HPM_GET_MCOUNTER, (ulong)h, 0).value == 54321,
+	      "SET_MCOUNTER/GET_MCOUNTER round trip");
+}
+
+/*
  * On a hart without mcountinhibit every counter runs: its event starts
  * and stops it, event 0 counting nothing.
  */
 static void test_counting_free(int h)
 {
-	ulong v, v2, s, ins0, ins1;
+	ulong v, v2, ins0, ins1;
 	struct sbiret r;
 
 	hpm(SBI_EXT_HPM_SET_MEVENT, (ulong)h, 0);
@@ -687,17 +709,7 @@ static void test_counting_free(int h)
 	spin(10000);
 	v2 = hpm(SBI_EXT_HPM_GET_MCOUNTER, (ulong)h, 0).value;
 	check(v2 == v, "SET_MEVENT 0 stops hpmcounter%d", h);
-	s = s_ctr((unsigned int)h);
-	r = hpm(SBI_EXT_HPM_GET_UCOUNTER, (ulong)h, 0);
-	check(!r.error && r.value == v && s == (ulong)v,
-	      "GET_UCOUNTER and S-mode hpmcounter%d read the machine counter", h);
-	r = hpm(SBI_EXT_HPM_SET_UCOUNTER, (ulong)h, 12345);
-	check(!r.error && s_ctr((unsigned int)h) == 12345,
-	      "SET_UCOUNTER writes what S-mode reads");
-	r = hpm(SBI_EXT_HPM_SET_MCOUNTER, (ulong)h, 54321);
-	check(!r.error && s_ctr((unsigned int)h) == 54321 &&
-	      hpm(SBI_EXT_HPM_GET_MCOUNTER, (ulong)h, 0).value == 54321,
-	      "SET_MCOUNTER/GET_MCOUNTER round trip");
+	test_counter_access(h, v);
 	hpm(SBI_EXT_HPM_SET_MCOUNTER, (ulong)h, 0);
 	test_fixed_counters();
 }
@@ -705,7 +717,10 @@ static void test_counting_free(int h)
 static void test_counting(void)
 {
 	int h = lowest_bit(hpm_mask), h2;
-	ulong v, v2, s, ins0, ins1;
+	ulong v, v2, ins0, ins1;
+#if __riscv_xlen == 32
+	ulong s;
+#endif
 	struct sbiret r;
 
 	if (h < 0) {
@@ -741,17 +756,7 @@ static void test_counting(void)
 	spin(10000);
 	v2 = hpm(SBI_EXT_HPM_GET_MCOUNTER, (ulong)h, 0).value;
 	check(v2 == v, "INHIBIT_SET stops hpmcounter%d", h);
-	s = s_ctr((unsigned int)h);
-	r = hpm(SBI_EXT_HPM_GET_UCOUNTER, (ulong)h, 0);
-	check(!r.error && r.value == v && s == (ulong)v,
-	      "GET_UCOUNTER and S-mode hpmcounter%d read the machine counter", h);
-	r = hpm(SBI_EXT_HPM_SET_UCOUNTER, (ulong)h, 12345);
-	check(!r.error && s_ctr((unsigned int)h) == 12345,
-	      "SET_UCOUNTER writes what S-mode reads");
-	r = hpm(SBI_EXT_HPM_SET_MCOUNTER, (ulong)h, 54321);
-	check(!r.error && s_ctr((unsigned int)h) == 54321 &&
-	      hpm(SBI_EXT_HPM_GET_MCOUNTER, (ulong)h, 0).value == 54321,
-	      "SET_MCOUNTER/GET_MCOUNTER round trip");
+	test_counter_access(h, v);
 #if __riscv_xlen == 32
 	r = hpm(SBI_EXT_HPM_SET_MCOUNTERH, (ulong)h, 0xabc);
 	check(!r.error && hpm(SBI_EXT_HPM_GET_MCOUNTERH, (ulong)h, 0).value ==
