@@ -27,6 +27,8 @@ RUN_QEMU = scripts/run-qemu --profile $(PROFILE) --linux $(LINUX) $(if $(FIRMWAR
 # On a profile that stands in for a core (qemu-config/*.conf STAND_IN):
 # which of its events QEMU counts.
 STAND_IN = $(shell . qemu-config/$(PROFILE).conf 2>/dev/null && echo "$$STAND_IN")
+# What the profile lacks that users try first (qemu-config/*.conf PROFILE_NOTE).
+PROFILE_NOTE = $(shell . qemu-config/$(PROFILE).conf 2>/dev/null && echo "$$PROFILE_NOTE")
 RUN_NOTE = $(if $(HOST_SPEED_ON),host speed (HOST_SPEED=1): cycle and instret follow the host clock$(,) counts are not exact,exact counts (QEMU -icount: one guest instruction per cycle and per ns); HOST_SPEED=1 runs at host speed)
 
 .PHONY: all deps build run test fuzz bench clean check-series
@@ -53,6 +55,7 @@ unexport CMD
 run:
 	@echo "make run: $(PROFILE), Linux $(LINUX), $(RUN_NOTE)" >&2
 	@note='$(STAND_IN)'; [ -z "$$note" ] || echo "make run: $$note" >&2
+	@note='$(PROFILE_NOTE)'; [ -z "$$note" ] || echo "make run: $$note" >&2
 	@scripts/install-deps
 	@MAKEFLAGS= scripts/build --quiet
 ifeq ($(strip $(value CMD)),)

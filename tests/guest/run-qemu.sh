@@ -133,6 +133,16 @@ else
 	not_ok "make run CMD='uname -r': its first line says what runs, and the build, with nothing to rebuild, prints nothing"
 	diag "$(head -n 30 "$tmp/uname-default")"
 fi
+# The same without the CVA6 tarballs, as a newcomer who did not set them
+# runs it: the model is not built, and make run says nothing of it.
+env -u CVA6_TARBALL -u SPIKE_TARBALL make -s -C "$TOP" run CMD='uname -r' >"$tmp/uname-nortl" 2>&1
+if [[ $(head -n 1 "$tmp/uname-nortl") == "make run: virt, Linux 7.2, exact counts"* ]] &&
+	grep -q '^7\.2\.' "$tmp/uname-nortl" && ! grep -Eq '^\[[a-z0-9-]+\] ' "$tmp/uname-nortl"; then
+	ok "make run CMD='uname -r' without CVA6_TARBALL and SPIKE_TARBALL: no [build] line"
+else
+	not_ok "make run CMD='uname -r' without CVA6_TARBALL and SPIKE_TARBALL: no [build] line"
+	diag "$(head -n 30 "$tmp/uname-nortl")"
+fi
 # On a profile that stands in for a real core, make run says which of
 # that core's events QEMU counts: the project's headline example,
 # perf stat -e ariane_load on the cva6 profile, printed 0 and said
@@ -148,6 +158,17 @@ if [ "$n" = 0 ] &&
 else
 	not_ok "make run PROFILE=cva6 CMD='perf stat -e ariane_load ...' says QEMU does not count the CVA6's events and where they are counted"
 	diag "ariane_load: '$n'" "$(head -n 5 "$tmp/make-cva6")"
+fi
+# The default profile refuses :u, :k and sampling (no Sscofpmf): make
+# run says so and names the profile that has them, before the command
+# meets the refusal (perf's own message points at an empty dmesg).
+make -s -C "$TOP" run CMD='perf stat -e instructions:u true' >"$tmp/make-u" 2>&1
+if grep -q '^make run: virt has no Sscofpmf: .* PROFILE=virt-sscofpmf has both' "$tmp/make-u" &&
+	grep -q 'instructions:u' "$tmp/make-u" && grep -Eq 'not supported|Invalid argument' "$tmp/make-u"; then
+	ok "make run CMD='perf stat -e instructions:u ...' on virt: refused, and make run names PROFILE=virt-sscofpmf"
+else
+	not_ok "make run CMD='perf stat -e instructions:u ...' on virt: refused, and make run names PROFILE=virt-sscofpmf"
+	diag "$(head -n 12 "$tmp/make-u")"
 fi
 "$RUN_QEMU" --profile virt --linux 5.10 -- true >"$tmp/out" 2>&1
 rc=$?
