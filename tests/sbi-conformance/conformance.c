@@ -644,8 +644,6 @@ static void test_inhibit(void)
 	      "SET_MCOUNTINHIBIT restores the boot value");
 }
 
-static void test_fixed_counters(void);
-
 /*
  * hpmcounter h, stopped at v: the user-level and machine-level calls and
  * S-mode's CSR read and write the same counter.
@@ -711,7 +709,6 @@ static void test_counting_free(int h)
 	check(v2 == v, "SET_MEVENT 0 stops hpmcounter%d", h);
 	test_counter_access(h, v);
 	hpm(SBI_EXT_HPM_SET_MCOUNTER, (ulong)h, 0);
-	test_fixed_counters();
 }
 
 static void test_counting(void)
@@ -809,7 +806,6 @@ static void test_counting(void)
 	}
 	hpm(SBI_EXT_HPM_SET_MEVENT, (ulong)h, 0);
 	hpm(SBI_EXT_HPM_SET_MCOUNTER, (ulong)h, 0);
-	test_fixed_counters();
 }
 
 /* the fixed counters */
@@ -1379,6 +1375,7 @@ void test_entry(ulong hart, ulong arg)
 	test_events();
 	test_inhibit();
 	test_counting();
+	test_fixed_counters();
 	test_counter_start();
 	test_meventh();
 	test_counteren();
