@@ -4,6 +4,8 @@
 #            [CMD='perf stat ...'] [FIRMWARE=...] [HOST_SPEED=1] [LINUX=7.2|6.12]
 #   make test        every test; ends with "N passed, N failed"
 #   make build       kernel, perf, firmware, workloads, initramfs
+#   make board BOARD=unleashed|unmatched
+#                    the board's SPI flash and SD card images (build/board/)
 #   make deps        the Debian packages (needs root or sudo)
 #   make fuzz        the HPM core fuzzer, FUZZ_SECONDS (default 300)
 #   make bench       benchmarks (bench/)
@@ -31,7 +33,7 @@ STAND_IN = $(shell . qemu-config/$(PROFILE).conf 2>/dev/null && echo "$$STAND_IN
 PROFILE_NOTE = $(shell . qemu-config/$(PROFILE).conf 2>/dev/null && echo "$$PROFILE_NOTE")
 RUN_NOTE = $(if $(HOST_SPEED_ON),host speed (HOST_SPEED=1): cycle and instret follow the host clock$(,) counts are not exact,exact counts (QEMU -icount: one guest instruction per cycle and per ns); HOST_SPEED=1 runs at host speed)
 
-.PHONY: all deps build run test fuzz bench clean check-series
+.PHONY: all deps build board run test fuzz bench clean check-series
 
 all: build
 
@@ -43,6 +45,15 @@ deps:
 # would expand: CMD is shell text, not make's.
 build: deps
 	@MAKEFLAGS= scripts/build
+
+# make build makes both boards' images; this says where one board's are.
+BOARD ?=
+board:
+	@case '$(BOARD)' in unleashed|unmatched) ;; \
+	*) echo "make board: BOARD=unleashed or BOARD=unmatched" >&2; exit 2 ;; esac
+	@scripts/install-deps
+	@MAKEFLAGS= scripts/build
+	@echo "make board: build/board/$(BOARD): u-boot.itb, u-boot-spl.bin, sd.img, spi.img, boot/ (README.md: Board images)"
 
 # CMD reaches the guest's shell as typed: $(value CMD) is its text with
 # no make expansion ($i, $?, $HOME, $(...) and backslashes stay the

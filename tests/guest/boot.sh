@@ -6,7 +6,8 @@
 # CPU identity in /proc/cpuinfo (what perf keys its event tables on), and
 # perf runs in it.  On Debian's OpenSBI 1.5.1 (no HPM extension) the SBI
 # PMU driver serves perf; on virt-sscofpmf (a hart with Sscofpmf and
-# Smcntrpmf) the HPM driver samples.
+# Smcntrpmf) the HPM driver samples.  On a profile with another core's
+# ids dmesg says QEMU stands in for it (2-hpm/0030, QEMU only).
 # Also on Linux 6.12.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
@@ -31,6 +32,17 @@ for conf in "$TOP"/qemu-config/*.conf; do
 			ok "$profile: firmware is OpenSBI v1.9 with HPM; the HPM driver registers, the SBI PMU driver stands aside"
 		else
 			not_ok "$profile: firmware is OpenSBI v1.9 with HPM; the HPM driver registers, the SBI PMU driver stands aside"
+			diag "$log"
+		fi
+		# A profile with another core's ids is a stand-in (its
+		# STAND_IN line): the kernel says so once, naming the ids.
+		stand=$(grep -c 'riscv-pmu-hpm: QEMU stands in for the core of' <<<"$log")
+		if [ $((EXPECT_MVENDORID | EXPECT_MARCHID | EXPECT_MIMPID)) = 0 ]; then
+			check "$profile: QEMU's own CPU ids, no stand-in line in dmesg" [ "$stand" = 0 ]
+		elif [ "$stand" = 1 ] && grep -q "QEMU stands in for the core of mvendorid $(printf '0x%x' $((EXPECT_MVENDORID))) marchid $(printf '0x%x' $((EXPECT_MARCHID))) mimpid $(printf '0x%x' $((EXPECT_MIMPID))): its counters count mhpmevent 0x1 as QEMU's cycles, 0x2 as its instructions" <<<"$log"; then
+			ok "$profile: dmesg says once that QEMU stands in for that core and what its counters count"
+		else
+			not_ok "$profile: dmesg says once that QEMU stands in for that core and what its counters count"
 			diag "$log"
 		fi
 		harts=$(section cpuinfo "$out" | grep -c '^processor')

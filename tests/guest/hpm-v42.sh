@@ -107,7 +107,7 @@ if ! guest_run "$out" --profile cva6-fixed --firmware hpm --icount -- sh -c "
 	echo '== dmesg'; dmesg | grep riscv-pmu
 	echo '== mapread'; echo 1 >/proc/sys/kernel/perf_user_access; perfops mapread instructions
 	echo '== where'; perfops where 0x2 0x8
-	echo '== slices'; perfops slices instructions 2000000
+	echo '== slices'; perfops slices instructions 4000000
 	"; then
 	not_ok "cva6-fixed (hpm): the guest runs the commands"
 	diag "$(tail -n 30 "$out")"
@@ -122,6 +122,9 @@ check "plain HPM firmware: a programmable counter, not started from zero there, 
 	grep -Eq '^counter=-1 user_rdpmc=[01]$' <<<"$(section where "$out")"
 # perfops slices: a reader of instret sharing the hart with a spinner;
 # instret is zeroed through SET_MCOUNTER each time the reader comes back.
+# The scheduler lets the spinner run long stretches at first: 2,000,000
+# reads saw 5 switches once the kernel's configuration changed, as in
+# hpm-other-task.sh, whose reasons hold here too; 4,000,000 see more.
 line=$(grep -m1 '^switches=' "$out")
 get() { sed -n "s/.*$1=\([0-9]*\).*/\1/p" <<<"$line"; }
 switches=$(get switches) max=$(get max)

@@ -11,6 +11,8 @@
 # INVALID_PARAM.  One boot of about 4M cycles (3.2M of them OpenSBI's
 # boot): 2 to 4 minutes of one core.  Each of the program's lines is a
 # check; the suite adds that the run ended with the program's status.
+# Before it, tests/rtl-cva6/srst.S checks the other way a program ends
+# a run, an SBI system reset, with its status (a second boot).
 #
 # The model is deterministic: the same model, firmware build, program
 # and run-rtl give the same run, cycle for cycle.  A run's log is kept
@@ -25,8 +27,8 @@ if [ ! -x "$TOP/build/rtl/cva6" ]; then
 	not_ok "the CVA6 model is built (make build with CVA6_TARBALL and SPIKE_TARBALL: shared/cva6/README.md; .ci/run sets them)"
 	exit 0
 fi
-if [ ! -f "$elf" ]; then
-	not_ok "the RTL counting program is built (make build)"
+if [ ! -f "$elf" ] || [ ! -f "$TOP/build/rtl-cva6/rtl-srst.elf" ]; then
+	not_ok "the RTL programs are built (make build)"
 	exit 0
 fi
 # run-rtl's refusals (no simulation)
@@ -45,36 +47,65 @@ check "run-rtl refuses a firmware it has no RTL build of (status 1)" \
 # the firmware: its build directory's libraries (fw_payload.elf itself
 # is relinked with whatever program run-rtl ran last)
 fwbuild=$(awk '$1 == "hpm" { print $3 }' "$TOP/build/firmware/rtl-cva6.trees" 2>/dev/null)
-# the program as the model loads it: its bytes and its tohost (its ELF
-# holds the build directory's path in its debug information, which
-# differs from clone to clone and changes nothing the model runs)
-bin=$(mktemp)
-riscv64-linux-gnu-objcopy -O binary "$elf" "$bin"
-key=$( { sha256sum <"$TOP/build/rtl/cva6"; sha256sum <"$bin"
-	riscv64-linux-gnu-nm "$elf" | grep -w tohost
-	cat "$fwbuild/lib/libsbi.a" "$fwbuild/platform/generic/lib/libplatsbi.a" 2>/dev/null | sha256sum
-	sha256sum <"$TOP/scripts/run-rtl"; sha256sum <"$0"; } | sha256sum | cut -c1-16)
-rm -f "$bin"
-kept="$HPM_CACHE/rtl/runs/cva6-hpm-$key.log"
-start=$SECONDS
-if [ -f "$kept" ] && [ "${HPM_RTL_RERUN:-0}" != 1 ]; then
-	cp "$kept" "$log"
-	rc=$(sed -n 's/^# run-rtl status \([0-9]*\)$/\1/p' "$log")
-	diag "the same model, firmware, program and run-rtl ran before: its log's checks (HPM_RTL_RERUN=1 simulates again)"
-else
+# rtl_run NAME ELF LOG [RUN-RTL ARGS...]: run ELF on the model into LOG
+# (its status on the last line, "# run-rtl status N"), or report the kept
+# log of an earlier run with the same inputs: the model, the program as
+# the model loads it (its bytes and its tohost: its ELF holds the build
+# directory's path in its debug information, which differs from clone
+# to clone and changes nothing the model runs), the firmware, run-rtl,
+# this suite and the model's device tree.  Sets rc.
+rtl_run() {
+	local name=$1 elf=$2 log=$3 bin key kept
+	shift 3
+	bin=$(mktemp)
+	riscv64-linux-gnu-objcopy -O binary "$elf" "$bin"
+	key=$( { sha256sum <"$TOP/build/rtl/cva6"; sha256sum <"$bin"
+		riscv64-linux-gnu-nm "$elf" | grep -w tohost
+		cat "$fwbuild/lib/libsbi.a" "$fwbuild/platform/generic/lib/libplatsbi.a" \
+			"$fwbuild/lib/utils/libsbiutils.a" 2>/dev/null | sha256sum
+		sha256sum <"$TOP/build/rtl/cva6.dtb"
+		sha256sum <"$TOP/scripts/run-rtl"; sha256sum <"$0"; echo "$*"; } |
+		sha256sum | cut -c1-16)
+	rm -f "$bin"
+	kept="$HPM_CACHE/rtl/runs/$name-$key.log"
+	if [ -f "$kept" ] && [ "${HPM_RTL_RERUN:-0}" != 1 ]; then
+		cp "$kept" "$log"
+		rc=$(sed -n 's/^# run-rtl status \([0-9]*\)$/\1/p' "$log")
+		diag "$name: the same model, firmware, program and run-rtl ran before: its log's checks (HPM_RTL_RERUN=1 simulates again)"
+		return
+	fi
 	# One model at a time: it takes a core and 2.5 GB for minutes.
 	exec 9>"$TOP/build/rtl/.run-lock"
 	flock 9
 	# (OpenSBI ends its lines with \r\n)
 	"$TOP/scripts/run-rtl" --core cva6 --firmware hpm --kernel "$elf" \
-		--timeout "${HPM_RTL_TIMEOUT:-1200}" 2>&1 | tr -d '\r' >"$log"
+		--timeout "${HPM_RTL_TIMEOUT:-1200}" "$@" 2>&1 | tr -d '\r' >"$log"
 	rc=${PIPESTATUS[0]}
+	exec 9>&-
 	echo "# run-rtl status $rc" >>"$log"
 	# a run that ended (not a timeout or a missing build) is kept
 	if [ "$rc" != 124 ] && grep -q '^run-rtl: .* ended after' "$log"; then
 		mkdir -p "${kept%/*}" && cp "$log" "$kept.new" && mv "$kept.new" "$kept"
 	fi
-fi
+}
+
+# A program built like tests/sbi-conformance (no tohost) ends the run by
+# an SBI system reset for a failure: run-rtl ends when OpenSBI resets and
+# exits with status 1, after the program's console line.  Before
+# OpenSBI had a reset device there (an HTIF node in its device tree) the
+# run went on to --max-cycles (status 124); without opensbi-patches/0003
+# it exited 0, a success.
+srst_log="$TOP/build/rtl-cva6/srst-run.log"
+start=$SECONDS
+rtl_run cva6-hpm-srst "$TOP/build/rtl-cva6/rtl-srst.elf" "$srst_log" --max-cycles 8000000
+diag "$((SECONDS - start)) s for the SBI reset run (log: build/rtl-cva6/srst-run.log)"
+check "a program's SBI system reset (for a failure) ends the RTL run with status 1 (run-rtl: $rc)" \
+	[ "$rc" = 1 ]
+check "the program's SBI debug console line is printed before the run ends" \
+	grep -qx 'rtl-srst: written through the SBI debug console' "$srst_log"
+
+start=$SECONDS
+rtl_run cva6-hpm "$elf" "$log"
 # The program's checks as they are, everything else as detail lines.
 grep -E '^(not )?ok - ' "$log"
 grep -vE '^(not )?ok - ' "$log" | grep -E '^# |^run-rtl' | sed 's/^# //; s/^/# /'
