@@ -30,24 +30,28 @@ typedef int (*eu_compar_fn)(const void *, const void *);
 
 static pthread_mutex_t eu_search_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The four libelf.a calls (elf_begin, elf_getdata_rawchunk, elf_end). */
 void eu_search_tree_init(struct eu_search_tree *tree);
-void eu_search_tree_fini(struct eu_search_tree *tree);
+void eu_search_tree_fini(struct eu_search_tree *tree,
+			 void (*free_node)(void *));
 void *eu_tsearch(const void *key, struct eu_search_tree *tree,
 		 eu_compar_fn compar);
-void *eu_tfind(const void *key, struct eu_search_tree *tree,
-	       eu_compar_fn compar);
 void *eu_tdelete(const void *key, struct eu_search_tree *tree,
 		 eu_compar_fn compar);
-void eu_tdestroy(struct eu_search_tree *tree, void (*free_node)(void *));
 
 void eu_search_tree_init(struct eu_search_tree *tree)
 {
 	tree->root = NULL;
 }
 
-void eu_search_tree_fini(struct eu_search_tree *tree)
+/* Destroys the tree, each node's data freed by free_node. */
+void eu_search_tree_fini(struct eu_search_tree *tree,
+			 void (*free_node)(void *))
 {
-	(void)tree;
+	pthread_mutex_lock(&eu_search_lock);
+	tdestroy(tree->root, free_node);
+	tree->root = NULL;
+	pthread_mutex_unlock(&eu_search_lock);
 }
 
 void *eu_tsearch(const void *key, struct eu_search_tree *tree,
@@ -61,17 +65,6 @@ void *eu_tsearch(const void *key, struct eu_search_tree *tree,
 	return node;
 }
 
-void *eu_tfind(const void *key, struct eu_search_tree *tree,
-	       eu_compar_fn compar)
-{
-	void *node;
-
-	pthread_mutex_lock(&eu_search_lock);
-	node = tfind(key, &tree->root, compar);
-	pthread_mutex_unlock(&eu_search_lock);
-	return node;
-}
-
 void *eu_tdelete(const void *key, struct eu_search_tree *tree,
 		 eu_compar_fn compar)
 {
@@ -81,14 +74,6 @@ void *eu_tdelete(const void *key, struct eu_search_tree *tree,
 	parent = tdelete(key, &tree->root, compar);
 	pthread_mutex_unlock(&eu_search_lock);
 	return parent;
-}
-
-void eu_tdestroy(struct eu_search_tree *tree, void (*free_node)(void *))
-{
-	pthread_mutex_lock(&eu_search_lock);
-	tdestroy(tree->root, free_node);
-	tree->root = NULL;
-	pthread_mutex_unlock(&eu_search_lock);
 }
 
 long __isoc23_strtol(const char *nptr, char **endptr, int base);

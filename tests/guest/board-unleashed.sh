@@ -72,6 +72,7 @@ echo on >/proc/sys/kernel/printk_devkmsg
 {
 	echo "== dmesg"; dmesg | grep -E 'Machine model|SBI implementation|riscv-pmu'
 	echo "== cpuinfo"; grep -m1 -E '^uarch' /proc/cpuinfo
+	echo "== dt"; cat /proc/device-tree/cpus/cpu@1/riscv,isa-base; echo
 	echo "== stat"; perf stat -x, -e cycles,instructions knownloop 100000 2>&1
 	echo "== end"
 } 2>&1 | while IFS= read -r line; do echo "board: $line" >/dev/kmsg; done
@@ -96,12 +97,14 @@ ok "unleashed: sifive_u boots the SPI image into the project's kernel, which run
 grep -q '^riscv-hpm-perf: booting Linux over TFTP from ' "$tmp/log"
 check "unleashed: Debian's U-Boot fetched the boot script by itself (distro boot over DHCP and TFTP)" [ $? = 0 ]
 log=$(section dmesg "$tmp/out")
+# riscv,isa-base: in the kernel's device tree, not in U-Boot's.
 if grep -q 'Machine model: SiFive HiFive Unleashed A00' <<<"$log" &&
+	[ "$(section dt "$tmp/out" | tr -d '\0')" = rv64i ] &&
 	grep -q 'SBI implementation ID=0x1 Version=0x10009' <<<"$log"; then
 	ok "unleashed: Linux runs on the kernel's Unleashed device tree, on OpenSBI v1.9"
 else
 	not_ok "unleashed: Linux runs on the kernel's Unleashed device tree, on OpenSBI v1.9"
-	diag "$log"
+	diag "$log" "riscv,isa-base: $(section dt "$tmp/out")"
 fi
 if grep -q 'riscv-pmu-hpm: no mcountinhibit' <<<"$log" &&
 	grep -Eq 'riscv-pmu-hpm: [0-9]+ counters .*through the HPM SBI extension' <<<"$log" &&

@@ -27,7 +27,8 @@ if ! guest_run "$out" --profile virt-sscofpmf --icount -- sh -c "
 	echo '== kernel'; perf record -q -o k.data -e instructions -c 10000 knownloop 100000 >/dev/null 2>&1
 	perf report -i k.data --stdio --sort dso,sym 2>&1
 	echo '== system'; perf record -a -o a.data -e instructions:u -c 100000 knownloop 100000 2>&1
-	perf report -i a.data --stdio >/dev/null 2>&1 || echo 'report status='\$?
+	perf report -i a.data --stdio >/dev/null 2>/tmp/aerr || echo 'report status='\$?
+	cat /tmp/aerr
 	echo '== end'"; then
 	not_ok "virt-sscofpmf: guest runs perf record and perf report"
 	diag "$(tail -n 30 "$out")"

@@ -89,6 +89,22 @@ rtl_run() {
 	fi
 }
 
+# A program with tohost and fromhost (the counting program): OpenSBI's
+# HTIF reset device writes them, the ones the run ends on (run-rtl
+# --print-dtb shows the device tree it links OpenSBI with).
+syms=$(riscv64-linux-gnu-nm "$elf" | awk '$3 == "tohost" || $3 == "fromhost" { print $3, $1 }')
+th=$(awk '$1 == "tohost" { print $2 }' <<<"$syms") fh=$(awk '$1 == "fromhost" { print $2 }' <<<"$syms")
+node=$("$TOP/scripts/run-rtl" --kernel "$elf" --print-dtb 2>&1 | sed -n '/^\thtif {/,/};/p')
+want=$(printf 'reg = <0x%02x 0x%x 0x00 0x08 0x%02x 0x%x 0x00 0x08>;' \
+	$((0x$fh >> 32)) $((0x$fh & 0xffffffff)) $((0x$th >> 32)) $((0x$th & 0xffffffff)))
+if [ -n "$th" ] && [ -n "$fh" ] && grep -qF "$want" <<<"$node" &&
+	grep -q 'compatible = "ucb,htif0";' <<<"$node"; then
+	ok "run-rtl gives OpenSBI an HTIF reset device on the program's fromhost and tohost ($fh, $th)"
+else
+	not_ok "run-rtl gives OpenSBI an HTIF reset device on the program's fromhost and tohost"
+	diag "want: $want" "$node"
+fi
+
 # A program built like tests/sbi-conformance (no tohost) ends the run by
 # an SBI system reset for a failure: run-rtl ends when OpenSBI resets and
 # exits with status 1, after the program's console line.  Before
