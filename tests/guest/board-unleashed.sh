@@ -14,8 +14,8 @@
 #
 # QEMU's SiFive UART drops characters of what user space writes to it:
 # the guest command sends its output through /dev/kmsg (its rate limit
-# off), whose lines the kernel prints whole.  sifive_u powers off by no SBI call (reboot -f
-# and -no-reboot end QEMU).
+# off), whose lines the kernel prints whole.  sifive_u powers off by no
+# SBI call (reboot -f and -no-reboot end QEMU).
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -52,7 +52,6 @@ fi
 noise=$( {
 	grep -v -e '^knownloop: iterations=' -e '^\[ perf record: ' -e '^status=' <<<"$rec"
 	section system "$out" | grep -v -e '^knownloop: iterations=' -e '^\[ perf record: '
-
 	section stderr "$out"
 	grep -i -e 'error' -e 'failed' -e 'cannot' -e 'warning' <<<"$rep"
 } | grep -v '^$')
