@@ -93,27 +93,39 @@ static unsigned char hpm_width_of(unsigned long long kept)
 }
 
 /*
+ * Low bits left clear in the value that probes a counter which cannot be
+ * stopped: up to 2^20 events between the write and the read back do not
+ * carry it past its top bit.
+ */
+#define HPM_PROBE_SLACK_BITS	20
+
+/*
  * Probe programmable counter @idx.  Its event is set to 0 (count nothing)
  * and it is inhibited where the hart can, so it cannot move between the
  * all-ones write and the read back; a move would wrap it to a small value
- * and understate the width.  A counter that does not exist either traps
- * or keeps nothing of the write.  Returns the width in bits, 0 if the
- * counter is not implemented.  The counter is left at zero.
+ * and understate the width.  A counter without mhpmevent (hard-wired to
+ * one event, as on the CVA6 up to v4.2.0, which has no mcountinhibit
+ * either) may move: it gets all ones but the low HPM_PROBE_SLACK_BITS
+ * bits, whose highest kept bit still gives its width.  A counter that
+ * does not exist either traps or keeps nothing of the write.  Returns the
+ * width in bits, 0 if the counter is not implemented.  The counter is
+ * left at zero (a hard-wired one goes on counting from there).
  */
 static unsigned char hpm_probe_hpmcounter(struct hpm_hart *hart,
 					  unsigned int idx)
 {
 	unsigned int csr = HPM_CSR_MCYCLE + idx;
+	hpm_ulong probe = (hpm_ulong)-1;
 	unsigned long long kept;
 	hpm_ulong lo, hi = 0;
 
 	if (hpm_csr_write(hart, hpm_mevent_csr(idx), 0))
-		return 0;
+		probe <<= HPM_PROBE_SLACK_BITS;
 	/* The high half holds MINH & co. on RV32 with Sscofpmf. */
-	if (HPM_XLEN == 32 && (hart->features & HPM_HART_SSCOFPMF))
+	else if (HPM_XLEN == 32 && (hart->features & HPM_HART_SSCOFPMF))
 		hpm_csr_write(hart, hpm_meventh_csr(idx), 0);
 
-	if (hpm_csr_write(hart, csr, (hpm_ulong)-1))
+	if (hpm_csr_write(hart, csr, probe))
 		return 0;
 	if (hpm_csr_read(hart, csr, &lo))
 		lo = 0;

@@ -88,8 +88,11 @@ struct hpm_hart {
  * Discover the hart's counters (implemented mask, widths, mcountinhibit)
  * on the calling hart.  Afterwards every mhpmevent is 0, every
  * hpmcounter is zero and inhibited, and cycle and instret count (what
- * OpenSBI leaves at boot: mcountinhibit = ~0x7).  Call once per hart at
- * boot, before the first hpm_handle() on it.
+ * OpenSBI leaves at boot: mcountinhibit = ~0x7).  A counter without
+ * mhpmevent is implemented too (GET_MEVENT and SET_MEVENT then give
+ * NOT_SUPPORTED for it); on a hart without mcountinhibit it counts on
+ * from zero.  Call once per hart at boot, before the first hpm_handle()
+ * on it.
  */
 void hpm_hart_init(struct hpm_hart *hart, const struct hpm_csr_ops *ops,
 		   void *ctx, unsigned int features);

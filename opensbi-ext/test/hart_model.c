@@ -150,7 +150,8 @@ static void tick(struct hart_model *m)
 		if (m->p.has_mcountinhibit && ((m->mcountinhibit >> i) & 1))
 			continue;
 		/* Event 0 counts nothing (bits 56+ are Sscofpmf filters). */
-		if (i >= 3 && !(m->event[i] & 0x00ffffffffffffffULL))
+		if (i >= 3 && !m->p.no_mhpmevent &&
+		    !(m->event[i] & 0x00ffffffffffffffULL))
 			continue;
 		m->counter[i] =
 			(m->counter[i] + 1) & width_mask(counter_width(m, i));
@@ -222,6 +223,8 @@ static int model_read(void *ctx, unsigned int csr, hpm_ulong *val)
 	if (!reg)
 		return TRAP;
 	if (is_event) {
+		if (m->p.no_mhpmevent)
+			return TRAP;
 		if (!is_hpm(m, idx))
 			return m->p.absent_reads_zero ? 0 : TRAP;
 		if (shift && !m->p.sscofpmf)
@@ -277,6 +280,8 @@ static int model_write(void *ctx, unsigned int csr, hpm_ulong val)
 	if (!reg || user)
 		return TRAP; /* user counters are read-only */
 	if (is_event) {
+		if (m->p.no_mhpmevent)
+			return TRAP;
 		if (!is_hpm(m, idx))
 			return m->p.absent_reads_zero ? 0 : TRAP;
 		if (shift && !m->p.sscofpmf)

@@ -3,7 +3,8 @@
  * A model of one hart's counter CSRs for host tests of the HPM core:
  * counters with a given width (WARL), counters that do not exist (they
  * trap, as on QEMU, or read as zero, as hardwired registers do), an
- * optional mcountinhibit and time CSR, RV32 high halves, and a record of
+ * optional mcountinhibit and time CSR, counters hard-wired to their
+ * events (no mhpmevent), RV32 high halves, and a record of
  * every CSR the core touched outside the ABI's table.
  */
 #ifndef HART_MODEL_H
@@ -23,6 +24,8 @@ struct hart_model_params {
 	int smcntrpmf; /* mcyclecfg/minstretcfg (RV32: their high halves) */
 	/* bits mhpmevent keeps (RV32: low | high << 32); 0: all (WARL) */
 	unsigned long long event_bits;
+	/* no mhpmevent: each counter counts an event of its own (CVA6 v4.2.0) */
+	int no_mhpmevent;
 };
 
 struct hart_model {

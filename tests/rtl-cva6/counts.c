@@ -19,6 +19,7 @@
  */
 #include "sbi_hpm_abi.h"
 #include "bare_riscv.h"
+#include "print.h"
 
 
 struct table_event {
@@ -30,7 +31,6 @@ struct table_event {
 #define NEVENTS		(sizeof(table_events) / sizeof(*table_events))
 #define EXT_BASE	0x10
 #define EXT_PMU		0x504d55
-#define EXT_DBCN	0x4442434e
 
 /* What the RTL at bcb0f7de has (core/perf_counters.sv, csr_regfile.sv). */
 #define HPM_FIRST	3
@@ -48,82 +48,6 @@ typedef void workload_fn(ulong n, ulong *buf);
 extern workload_fn wstore, wload, wbranch, wcall, wint, wfp, wecall;
 void window(workload_fn *fn, ulong n, ulong *buf, ulong mask);
 ulong rdcycle(void);
-
-/* ---- output: one DBCN call per line ------------------------------- */
-
-static char line[256];
-static unsigned int len;
-
-static void putch(char c)
-{
-	if (len < sizeof(line))
-		line[len++] = c;
-	if (c == '\n' || len == sizeof(line)) {
-		sbi_call(EXT_DBCN, 0, len, (ulong)line, 0);
-		len = 0;
-	}
-}
-
-static void puts_(const char *s)
-{
-	while (*s)
-		putch(*s++);
-}
-
-static void putu(ulong v)
-{
-	char b[24];
-	int n = 0;
-
-	do {
-		b[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		putch(b[--n]);
-}
-
-static void putd(long v)
-{
-	if (v < 0) {
-		putch('-');
-		v = -v;
-	}
-	putu((ulong)v);
-}
-
-static void puthex(ulong v)
-{
-	char b[16];
-	int n = 0;
-
-	do {
-		b[n++] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	} while (v);
-	puts_("0x");
-	while (n)
-		putch(b[--n]);
-}
-
-static unsigned int passed, failed;
-
-/* The start of a check's line; its text follows. */
-static void verdict(int good)
-{
-	puts_(good ? "ok - " : "not ok - ");
-	if (good)
-		passed++;
-	else
-		failed++;
-}
-
-static void check(int good, const char *what)
-{
-	verdict(good);
-	puts_(what);
-	putch('\n');
-}
 
 /* Counter i (3..8) read by S-mode itself, where mcounteren lets it. */
 static ulong read_hpmcounter(unsigned int i)
