@@ -11,8 +11,9 @@
  * then is any CSR written, so a failed call changes nothing.
  *
  * A CSR access that traps means the register does not exist, so any trap
- * on a counter or event register is reported as NOT_SUPPORTED, the same
- * answer discovery gave (or would have given) for it.
+ * on a counter or event register is reported as NOT_SUPPORTED.  A counter
+ * register that traps is one discovery did not find; an event register
+ * may trap for a counter it found, one hard-wired to its event.
  */
 #include "hpm_core.h"
 
@@ -94,8 +95,9 @@ static unsigned char hpm_width_of(unsigned long long kept)
 
 /*
  * Low bits left clear in the value that probes a counter which cannot be
- * stopped: up to 2^20 events between the write and the read back do not
- * carry it past its top bit.
+ * stopped: fewer than 2^20 events between the write and the read back do
+ * not carry it past its top bit.  Such a counter must keep more bits
+ * than these to be found at all.
  */
 #define HPM_PROBE_SLACK_BITS	20
 
@@ -119,11 +121,12 @@ static unsigned char hpm_probe_hpmcounter(struct hpm_hart *hart,
 	unsigned long long kept;
 	hpm_ulong lo, hi = 0;
 
-	if (hpm_csr_write(hart, hpm_mevent_csr(idx), 0))
+	if (hpm_csr_write(hart, hpm_mevent_csr(idx), 0)) {
 		probe <<= HPM_PROBE_SLACK_BITS;
-	/* The high half holds MINH & co. on RV32 with Sscofpmf. */
-	else if (HPM_XLEN == 32 && (hart->features & HPM_HART_SSCOFPMF))
+	} else if (HPM_XLEN == 32 && (hart->features & HPM_HART_SSCOFPMF)) {
+		/* The high half holds MINH & co. on RV32 with Sscofpmf. */
 		hpm_csr_write(hart, hpm_meventh_csr(idx), 0);
+	}
 
 	if (hpm_csr_write(hart, csr, probe))
 		return 0;
@@ -144,6 +147,12 @@ static unsigned char hpm_probe_hpmcounter(struct hpm_hart *hart,
 	kept = lo;
 	if (HPM_XLEN == 32)
 		kept |= (unsigned long long)hi << 32;
+	/*
+	 * A counter probed with slack counts only if it kept some of the
+	 * bits written: what sits below them may be events counted since.
+	 */
+	if (probe != (hpm_ulong)-1 && !(kept >> HPM_PROBE_SLACK_BITS))
+		return 0;
 	return hpm_width_of(kept);
 }
 

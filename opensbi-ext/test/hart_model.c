@@ -17,7 +17,12 @@ static unsigned long long width_mask(unsigned int width)
 
 unsigned int hart_model_implemented(const struct hart_model *m)
 {
-	return 0x5U | (m->p.has_time ? 0x2U : 0) | (m->p.hpm_mask & ~0x7U);
+	unsigned int hpms = m->p.hpm_mask & ~0x7U;
+
+	/* a counter without mhpmevent must be wider than the probe's slack */
+	if (m->p.no_mhpmevent && m->p.hpm_width <= 20)
+		hpms = 0;
+	return 0x5U | (m->p.has_time ? 0x2U : 0) | hpms;
 }
 
 void hart_model_reset(struct hart_model *m, const struct hart_model_params *p)

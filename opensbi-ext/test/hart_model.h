@@ -24,7 +24,7 @@ struct hart_model_params {
 	int smcntrpmf; /* mcyclecfg/minstretcfg (RV32: their high halves) */
 	/* bits mhpmevent keeps (RV32: low | high << 32); 0: all (WARL) */
 	unsigned long long event_bits;
-	/* no mhpmevent: each counter counts an event of its own (CVA6 v4.2.0) */
+	/* no mhpmevent: each counter counts an event of its own */
 	int no_mhpmevent;
 };
 

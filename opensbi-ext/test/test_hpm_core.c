@@ -44,9 +44,17 @@ static const struct hart_model_params harts[] = {
 	/* no H extension: VSINH and VUINH (bits 59, 58) are not kept */
 	{ "16 counters, Sscofpmf, no VSINH/VUINH", 0x0007fff8, 64, 1, 1, 1, 0,
 	  0, 0, ~(3ULL << 58), 0 },
-	/* each counter hard-wired to its event: no mhpmevent, no inhibit */
-	{ "14 counters 3..16 without mhpmevent (CVA6 v4.2.0)", 0x0001fff8, 64,
-	  0, 0, 0, 0, 0, 0, 0, 1 },
+	/*
+	 * each counter hard-wired to its event: no mhpmevent, no inhibit,
+	 * absent counters read 0 (as CVA6 v4.2.0's 17..31)
+	 */
+	{ "14 counters 3..16 without mhpmevent", 0x0001fff8, 64, 0, 0, 0, 1,
+	  0, 0, 0, 1 },
+	{ "4 counters of 32 bits without mhpmevent", 0x00000078, 32, 0, 1, 0,
+	  0, 0, 0, 0, 1 },
+	/* too narrow to be found behind the probe's slack */
+	{ "2 counters of 16 bits without mhpmevent", 0x00000018, 16, 0, 1, 0,
+	  0, 0, 0, 0, 1 },
 };
 
 static struct hart_model model;

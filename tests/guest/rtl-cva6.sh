@@ -152,6 +152,10 @@ if [ ! -x "$TOP/build/rtl/cva6-v4.2" ]; then
 	not_ok "the CVA6 v4.2.0 model is built (make build with CVA6_TARBALL, CVA6_V42_TARBALL and SPIKE_TARBALL; .ci/run sets them)"
 	exit 0
 fi
+if [ ! -f "$v42_elf" ]; then
+	not_ok "the v4.2.0 counting program is built (make build)"
+	exit 0
+fi
 start=$SECONDS
 rtl_run cva6-v4.2 cva6-v42-hpm "$v42_elf" "$v42_log"
 grep -E '^(not )?ok - ' "$v42_log" | sed 's/^\(\(not \)\{0,1\}ok - \)/\1v4.2.0: /'

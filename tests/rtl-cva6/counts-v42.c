@@ -19,7 +19,6 @@
 #include "bare_riscv.h"
 #include "print.h"
 
-#define EXT_BASE	0x10
 #define HPM_FIRST	3
 #define HPM_COUNT	14		/* mhpmcounter3..16 */
 #define HPM_MASK	(((1UL << HPM_COUNT) - 1) << HPM_FIRST)
@@ -46,26 +45,13 @@ static const char *const counter_name[HPM_COUNT] = {
 
 static void check_hart(void)
 {
-	struct sbiret r;
+	struct sbiret r, g;
 	ulong i;
 	int good;
 
-	r = sbi_call(EXT_BASE, 3, SBI_EXT_HPM, 0, 0);
-	check(!r.error && r.value, "the firmware offers the HPM extension");
-
-	r = hpm(SBI_EXT_HPM_GET_INFO, 0, 0);
-	puts_("# GET_INFO ");
-	puthex(r.value);
-	putch('\n');
-	check(!r.error && (r.value & ~2UL) == (HPM_MASK | 5),
-	      "GET_INFO: cycle, instret and mhpmcounter3..16 (14 counters), none above");
-
-	good = 1;
-	for (i = HPM_FIRST; i < HPM_FIRST + HPM_COUNT; i++) {
-		r = hpm(SBI_EXT_HPM_GET_WIDTH, i, 0);
-		good &= !r.error && r.value == 64;
-	}
-	check(good, "GET_WIDTH: mhpmcounter3..16 are 64 bits");
+	check_counters(HPM_FIRST, HPM_COUNT,
+		       "GET_INFO: cycle, instret and mhpmcounter3..16 (14 counters), none above",
+		       "GET_WIDTH: mhpmcounter3..16 are 64 bits");
 
 	good = 1;
 	for (i = HPM_FIRST; i < HPM_FIRST + HPM_COUNT; i++) {
@@ -87,9 +73,11 @@ static void check_hart(void)
 	check(!r.error && r.value == 0,
 	      "mcounteren reads 0: S-mode reads no counter itself");
 
+	/* stores: the firmware's few between the two calls, no more */
 	r = hpm(SBI_EXT_HPM_SET_MCOUNTER, HPM_FIRST + 5, 1000000);
-	check(!r.error && hpm(SBI_EXT_HPM_GET_MCOUNTER, HPM_FIRST + 5, 0).value >=
-				  1000000,
+	g = hpm(SBI_EXT_HPM_GET_MCOUNTER, HPM_FIRST + 5, 0);
+	check(!r.error && !g.error && g.value >= 1000000 &&
+		      g.value < 1000000 + 1000,
 	      "SET_MCOUNTER then GET_MCOUNTER: mhpmcounter8 goes on from the value written");
 }
 
@@ -187,10 +175,5 @@ int main(void)
 	puts_("# CVA6 v4.2.0 RTL counting program: 14 hard-wired counters\n");
 	check_hart();
 	check_counts();
-	puts_("# ");
-	putu(passed);
-	puts_(" passed, ");
-	putu(failed);
-	puts_(" failed\n");
-	return failed ? 1 : 0;
+	return summary();
 }

@@ -73,25 +73,10 @@ static int direct_reads;
 static void check_hart(void)
 {
 	struct sbiret r, g;
-	ulong i;
-	int good;
 
-	r = sbi_call(EXT_BASE, 3, SBI_EXT_HPM, 0, 0);
-	check(!r.error && r.value, "the firmware offers the HPM extension");
-
-	r = hpm(SBI_EXT_HPM_GET_INFO, 0, 0);
-	puts_("# GET_INFO ");
-	puthex(r.value);
-	putch('\n');
-	check(!r.error && (r.value & ~2UL) == (HPM_MASK | 5),
-	      "GET_INFO: cycle, instret and hpmcounter3..8 (6 counters), none above");
-
-	good = 1;
-	for (i = HPM_FIRST; i < HPM_FIRST + HPM_COUNT; i++) {
-		r = hpm(SBI_EXT_HPM_GET_WIDTH, i, 0);
-		good &= !r.error && r.value == 64;
-	}
-	check(good, "GET_WIDTH: hpmcounter3..8 are 64 bits");
+	check_counters(HPM_FIRST, HPM_COUNT,
+		       "GET_INFO: cycle, instret and hpmcounter3..8 (6 counters), none above",
+		       "GET_WIDTH: hpmcounter3..8 are 64 bits");
 
 	r = hpm(SBI_EXT_HPM_GET_MCOUNTER, HPM_FIRST + HPM_COUNT, 0);
 	check(r.error == SBI_HPM_ERR_NOT_SUPPORTED,
@@ -399,10 +384,5 @@ int main(void)
 	check_hart();
 	check_counts();
 	costs();
-	puts_("# ");
-	putu(passed);
-	puts_(" passed, ");
-	putu(failed);
-	puts_(" failed\n");
-	return failed ? 1 : 0;
+	return summary();
 }

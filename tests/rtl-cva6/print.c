@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Output of the RTL counting programs: text through the SBI debug
- * console, one call per line, and TAP-style verdicts ("ok - ...",
- * "not ok - ...") counted in passed and failed.
+ * What the RTL counting programs share: text through the SBI debug
+ * console, one call per line; TAP-style verdicts ("ok - ...",
+ * "not ok - ...") counted in passed and failed; the first checks of
+ * what the hart has.
  */
+#include "sbi_hpm_abi.h"
 #include "bare_riscv.h"
 #include "print.h"
 
+#define EXT_BASE	0x10
 #define EXT_DBCN	0x4442434e
 
 unsigned int passed, failed;
@@ -81,4 +84,38 @@ void check(int good, const char *what)
 	verdict(good);
 	puts_(what);
 	putch('\n');
+}
+
+void check_counters(unsigned long first, unsigned long count,
+		    const char *info, const char *width)
+{
+	ulong mask = ((1UL << count) - 1) << first, i;
+	struct sbiret r;
+	int good;
+
+	r = sbi_call(EXT_BASE, 3, SBI_EXT_HPM, 0, 0);
+	check(!r.error && r.value, "the firmware offers the HPM extension");
+
+	r = sbi_call(SBI_EXT_HPM, SBI_EXT_HPM_GET_INFO, 0, 0, 0);
+	puts_("# GET_INFO ");
+	puthex(r.value);
+	putch('\n');
+	check(!r.error && (r.value & ~2UL) == (mask | 5), info);
+
+	good = 1;
+	for (i = first; i < first + count; i++) {
+		r = sbi_call(SBI_EXT_HPM, SBI_EXT_HPM_GET_WIDTH, i, 0, 0);
+		good &= !r.error && r.value == 64;
+	}
+	check(good, width);
+}
+
+int summary(void)
+{
+	puts_("# ");
+	putu(passed);
+	puts_(" passed, ");
+	putu(failed);
+	puts_(" failed\n");
+	return failed ? 1 : 0;
 }
