@@ -5,8 +5,9 @@
 # (README.md there): GET_INFO and widths as the RTL has them, every event
 # of perf-events-json/openhwgroup/cva6 programmed through the HPM
 # extension, loads, stores, branches, calls, returns, integer and FP
-# instructions and ecalls (exceptions and exception returns) each counted
-# exactly (n iterations minus a measured 0-iteration run), and a selector
+# instructions, ecalls (exceptions and exception returns) and cold
+# I-cache lines (misses) each counted exactly (n iterations minus a
+# measured 0-iteration run), and a selector
 # mhpmevent cannot hold (0x25: it keeps 5 bits) refused with
 # INVALID_PARAM.  One boot of about 4M cycles (3.2M of them OpenSBI's
 # boot): 2 to 4 minutes of one core.  Each of the program's lines is a

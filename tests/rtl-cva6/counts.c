@@ -45,7 +45,7 @@ static struct sbiret hpm(ulong fid, ulong a0, ulong a1)
 
 /* workloads.S */
 typedef void workload_fn(ulong n, ulong *buf);
-extern workload_fn wstore, wload, wbranch, wcall, wint, wfp, wecall;
+extern workload_fn wstore, wload, wbranch, wcall, wint, wfp, wecall, wicache;
 void window(workload_fn *fn, ulong n, ulong *buf, ulong mask);
 ulong rdcycle(void);
 
@@ -129,12 +129,12 @@ static void check_hart(void)
 /*
  * Per-iteration counts of each workload, from its body in workloads.S
  * (the loop's addi and bnez included).  -1: not predicted (printed
- * only): the cache, TLB and stall events, and whatever the firmware does
- * during wecall's SBI calls.
+ * only): I-cache misses but in wicache, the D-cache, TLB and stall
+ * events, and whatever the firmware does during wecall's SBI calls.
  */
-enum { LD, ST, EXC, ERET, BR, CALL, RET, INT, FP, NKNOWN };
+enum { LD, ST, EXC, ERET, BR, CALL, RET, INT, FP, IMISS, NKNOWN };
 static const ulong known_code[NKNOWN] = { 0x5, 0x6, 0x7, 0x8, 0x9, 0xc, 0xd,
-					  0x14, 0x15 };
+					  0x14, 0x15, 0x1 };
 
 struct workload {
 	const char *name;
@@ -144,15 +144,19 @@ struct workload {
 };
 
 static const struct workload workloads[] = {
-	/*                              LD  ST EXC ERET BR CALL RET INT FP */
-	{ "stores", wstore, 200,       { 0, 1, 0, 0, 1, 0, 0, 1, 0 } },
-	{ "loads", wload, 200,         { 1, 0, 0, 0, 1, 0, 0, 1, 0 } },
-	{ "branches", wbranch, 200,    { 0, 2, 0, 0, 2, 0, 0, 1, 0 } },
-	{ "calls and returns", wcall, 200, { 0, 5, 0, 0, 5, 2, 2, 1, 0 } },
-	{ "integer", wint, 200,        { 0, 2, 0, 0, 1, 0, 0, 3, 0 } },
-	{ "floating point", wfp, 200,  { 0, 1, 0, 0, 1, 0, 0, 1, 1 } },
+	/*                         LD  ST EXC ERET BR CALL RET INT FP IMISS */
+	{ "stores", wstore, 200,       { 0, 1, 0, 0, 1, 0, 0, 1, 0, -1 } },
+	{ "loads", wload, 200,         { 1, 0, 0, 0, 1, 0, 0, 1, 0, -1 } },
+	{ "branches", wbranch, 200,    { 0, 2, 0, 0, 2, 0, 0, 1, 0, -1 } },
+	{ "calls and returns", wcall, 200,
+				       { 0, 5, 0, 0, 5, 2, 2, 1, 0, -1 } },
+	{ "integer", wint, 200,        { 0, 2, 0, 0, 1, 0, 0, 3, 0, -1 } },
+	{ "floating point", wfp, 200,  { 0, 1, 0, 0, 1, 0, 0, 1, 1, -1 } },
 	/* each ecall is an SBI call of some 450 cycles: fewer */
-	{ "ecalls", wecall, 50,        { -1, -1, 1, 1, -1, -1, -1, -1, -1 } },
+	{ "ecalls", wecall, 50,
+			{ -1, -1, 1, 1, -1, -1, -1, -1, -1, -1 } },
+	/* cold I-cache lines, one per iteration (no loop: see wicache) */
+	{ "I-cache lines", wicache, 200, { 0, 0, 0, 0, 0, 0, 0, -1, 0, 1 } },
 };
 #define NWORKLOADS	(sizeof(workloads) / sizeof(*workloads))
 

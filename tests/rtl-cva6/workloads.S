@@ -36,6 +36,14 @@
  *                                        (the firmware's own instructions
  *                                        during the call: not predicted)
  * plus, in every loop, 1 integer (addi) and 1 branch (bnez).
+ *
+ * wicache is no loop: after a fence.i, which empties the I-cache, it
+ * runs the last n of ICACHE_LINES lines of nops, each line once: n
+ * I-cache misses (core/cache_subsystem/cva6_icache.sv signals one per
+ * line fill), nothing else but integer instructions (nops, two of which
+ * may retire together: not predicted).  The lines fetched around them
+ * (the jump's, the guard lines the frontend may fetch past the jump
+ * before it resolves, the epilogue's) are the same for every n.
  */
 	.option	norvc
 	.text
@@ -111,6 +119,30 @@ WORKLOAD wecall, "li a7, 0x10", "li a6, 0"	/* BASE get_spec_version */
 	ecall
 	sd	t4, 16(t4)
 END_WORKLOAD
+
+/* I-cache lines (16 bytes: IcacheLineWidth 128) of wicache's block. */
+#define ICACHE_LINES	256
+
+	.globl	wicache
+	.align	4
+wicache:
+	sd	zero, 0(a1)
+	fence.i
+	la	t0, icache_block_end
+	slli	t1, a0, 4
+	sub	t0, t0, t1
+	jr	t0
+	.align	4
+	.rept	2 * 4		/* two guard lines */
+	nop
+	.endr
+icache_block:
+	.rept	ICACHE_LINES * 4
+	nop
+	.endr
+icache_block_end:
+	sd	zero, 8(a1)
+	ret
 
 /*
  * window(fn, n, buf, mask): COUNTER_START(mask, mask) (the counters of
