@@ -107,7 +107,12 @@ if ! guest_run "$out" --profile cva6-fixed --firmware hpm --icount -- sh -c "
 	echo '== dmesg'; dmesg | grep riscv-pmu
 	echo '== mapread'; echo 1 >/proc/sys/kernel/perf_user_access; perfops mapread instructions
 	echo '== where'; perfops where 0x2 0x8
-	echo '== slices'; perfops slices instructions 4000000
+	echo '== slices'
+	for try in 1 2 3; do
+		perfops slices instructions 4000000 | tee /tmp/slices
+		s=\$(sed -n 's/^switches=\([0-9]*\).*/\1/p' /tmp/slices)
+		[ \"\${s:-0}\" -ge 10 ] && break
+	done
 	"; then
 	not_ok "cva6-fixed (hpm): the guest runs the commands"
 	diag "$(tail -n 30 "$out")"
@@ -124,16 +129,25 @@ check "plain HPM firmware: a programmable counter, not started from zero there, 
 # instret is zeroed through SET_MCOUNTER each time the reader comes back.
 # The scheduler lets the spinner run long stretches at first: 2,000,000
 # reads saw 5 switches once the kernel's configuration changed, as in
-# hpm-other-task.sh, whose reasons hold here too; 4,000,000 see more.
-line=$(grep -m1 '^switches=' "$out")
-get() { sed -n "s/.*$1=\([0-9]*\).*/\1/p" <<<"$line"; }
-switches=$(get switches) max=$(get max)
+# hpm-other-task.sh, whose reasons hold here too; 4,000,000 see more, but
+# 6 once while an RTL simulation shared the host.  The guest runs it
+# again, up to three times, until the hart switched at least 10 times:
+# every run's largest read must stay below the bound, and one run must
+# have switched that often.
 k2=$(sed -n 's/^read=.* read=\([0-9]*\)$/\1/p' "$out" | head -n1)
-# (the bound: three of the spinner's 4-million-instruction slices)
-if [ "${switches:-0}" -ge 10 ] && is_number "$max" && is_number "$k2" &&
-	[ "$max" -lt 12000000 ]; then
-	ok "plain HPM firmware: a reader's direct reads of instret never hold the spinner's slices ($line)"
+runs=0 switched=0 held=0 lines=
+while read -r line; do
+	get() { sed -n "s/.*$1=\([0-9]*\).*/\1/p" <<<"$line"; }
+	switches=$(get switches) max=$(get max)
+	runs=$((runs + 1)) lines+="$line; "
+	[ "${switches:-0}" -ge 10 ] && switched=1
+	# (the bound: three of the spinner's 4-million-instruction slices)
+	is_number "$max" && [ "$max" -lt 12000000 ] || held=1
+done < <(grep '^switches=' "$out")
+lines=${lines%; }
+if [ "$runs" -gt 0 ] && [ "$switched" = 1 ] && [ "$held" = 0 ] && is_number "$k2"; then
+	ok "plain HPM firmware: a reader's direct reads of instret never hold the spinner's slices ($lines)"
 else
 	not_ok "plain HPM firmware: a reader's direct reads of instret never hold the spinner's slices"
-	diag "$line" "k2 '$k2'" "$(section slices "$out")"
+	diag "$lines" "k2 '$k2'" "$(section slices "$out")"
 fi

@@ -47,9 +47,10 @@ check "run-rtl refuses a firmware it has no RTL build of (status 1)" \
 	refuses 'hpm or opensbi' --firmware debian --kernel "$elf"
 
 . "$TOP/scripts/lib.sh"
-# the firmware: its build directory's libraries (fw_payload.elf itself
-# is relinked with whatever program run-rtl ran last)
-fwbuild=$(awk '$1 == "hpm" { print $3 }' "$TOP/build/firmware/rtl-cva6.trees" 2>/dev/null)
+# fwbuild FIRMWARE: its build directory, whose libraries are the
+# firmware (fw_payload.elf itself is relinked with whatever program
+# run-rtl ran last)
+fwbuild() { awk -v f="$1" '$1 == f { print $3 }' "$TOP/build/firmware/rtl-cva6.trees" 2>/dev/null; }
 # rtl_run CORE NAME ELF LOG [RUN-RTL ARGS...]: run ELF on CORE's model into LOG
 # (its status on the last line, "# run-rtl status N"), or report the kept
 # log of an earlier run with the same inputs: the model, the program as
@@ -58,14 +59,19 @@ fwbuild=$(awk '$1 == "hpm" { print $3 }' "$TOP/build/firmware/rtl-cva6.trees" 2>
 # to clone and changes nothing the model runs), the firmware, run-rtl,
 # this suite and the model's device tree.  Sets rc.
 rtl_run() {
-	local core=$1 name=$2 elf=$3 log=$4 bin key kept
+	local core=$1 name=$2 elf=$3 log=$4 bin key kept fw=hpm a prev= fwb
 	shift 4
+	for a in "$@"; do
+		[ "$prev" != --firmware ] || fw=$a
+		prev=$a
+	done
+	fwb=$(fwbuild "$fw")
 	bin=$(mktemp)
 	riscv64-linux-gnu-objcopy -O binary "$elf" "$bin"
 	key=$( { sha256sum <"$TOP/build/rtl/$core"; sha256sum <"$bin"
 		riscv64-linux-gnu-nm "$elf" | grep -w tohost
-		cat "$fwbuild/lib/libsbi.a" "$fwbuild/platform/generic/lib/libplatsbi.a" \
-			"$fwbuild/lib/utils/libsbiutils.a" 2>/dev/null | sha256sum
+		cat "$fwb/lib/libsbi.a" "$fwb/platform/generic/lib/libplatsbi.a" \
+			"$fwb/lib/utils/libsbiutils.a" 2>/dev/null | sha256sum
 		sha256sum <"$TOP/build/rtl/$core.dtb"
 		sha256sum <"$TOP/scripts/run-rtl"; sha256sum <"$0"; echo "$*"; } |
 		sha256sum | cut -c1-16)
@@ -157,6 +163,17 @@ if [ ! -f "$v42_elf" ]; then
 	not_ok "the v4.2.0 counting program is built (make build)"
 	exit 0
 fi
+# OpenSBI v1.9 with only the upstream fixes (run-rtl --firmware opensbi)
+# boots there too, with 0004: without it, it hung at boot (a trap on the
+# first mhpmevent write, before its console is up) until --max-cycles.
+v42_srst_log="$TOP/build/rtl-cva6/srst-run-v42.log"
+rtl_run cva6-v4.2 cva6-v42-opensbi-srst "$TOP/build/rtl-cva6/rtl-srst.elf" "$v42_srst_log" \
+	--firmware opensbi --max-cycles 8000000
+check "v4.2.0: OpenSBI v1.9 with the upstream fixes boots and ends on the program's SBI reset for a failure (run-rtl: $rc)" \
+	[ "$rc" = 1 ]
+check "v4.2.0: the program's SBI debug console line is printed before the run ends" \
+	grep -qx 'rtl-srst: written through the SBI debug console' "$v42_srst_log"
+
 start=$SECONDS
 rtl_run cva6-v4.2 cva6-v42-hpm "$v42_elf" "$v42_log"
 grep -E '^(not )?ok - ' "$v42_log" | sed 's/^\(\(not \)\{0,1\}ok - \)/\1v4.2.0: /'
