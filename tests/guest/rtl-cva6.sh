@@ -98,6 +98,32 @@ rtl_run() {
 	fi
 }
 
+# program_report LOG PREFIX: the counting program's checks of LOG as they
+# are (PREFIX after "ok - "), everything else as detail lines.
+program_report() {
+	grep -E '^(not )?ok - ' "$1" | sed "s/^\(\(not \)\{0,1\}ok - \)/\1$2/"
+	grep -vE '^(not )?ok - ' "$1" | grep -E '^# |^run-rtl' | sed 's/^# //; s/^/# /'
+}
+# program_ended LOG PREFIX: every check the program counted printed its
+# line (the console lost none), and it exited with status 0 ($rc) having
+# passed them all.
+program_ended() {
+	local passed lines good=0
+	passed=$(sed -n 's/^# \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$1")
+	lines=$(grep -cE '^(not )?ok - ' "$1")
+	[ -z "$passed" ] || [ "$lines" = $((${passed% *} + ${passed#* })) ] ||
+		not_ok "$2the console shows all of the program's checks ($lines lines for ${passed% *} passed and ${passed#* } failed)"
+	[ "$rc" = 0 ] && [ -n "$passed" ] && [ "${passed#* }" = 0 ] && good=1
+	check "$2the program ran to its end and exited with status 0 (run-rtl: $rc; passed, failed: ${passed:-none})" \
+		[ "$good" = 1 ]
+}
+# srst_line LOG PREFIX: the SBI reset program's console line came out
+# before the run ended.
+srst_line() {
+	check "$2the program's SBI debug console line is printed before the run ends" \
+		grep -qx 'rtl-srst: written through the SBI debug console' "$1"
+}
+
 # A program with tohost and fromhost (the counting program): OpenSBI's
 # HTIF reset device writes them, the ones the run ends on (run-rtl
 # --print-dtb shows the device tree it links OpenSBI with).
@@ -126,26 +152,15 @@ rtl_run cva6 cva6-hpm-srst "$TOP/build/rtl-cva6/rtl-srst.elf" "$srst_log" --max-
 diag "$((SECONDS - start)) s for the SBI reset run (log: build/rtl-cva6/srst-run.log)"
 check "a program's SBI system reset (for a failure) ends the RTL run with status 1 (run-rtl: $rc)" \
 	[ "$rc" = 1 ]
-check "the program's SBI debug console line is printed before the run ends" \
-	grep -qx 'rtl-srst: written through the SBI debug console' "$srst_log"
+srst_line "$srst_log" ""
 
 start=$SECONDS
 rtl_run cva6 cva6-hpm "$elf" "$log"
-# The program's checks as they are, everything else as detail lines.
-grep -E '^(not )?ok - ' "$log"
-grep -vE '^(not )?ok - ' "$log" | grep -E '^# |^run-rtl' | sed 's/^# //; s/^/# /'
+program_report "$log" ""
 diag "$((SECONDS - start)) s for the run (log: build/rtl-cva6/last-run.log)"
 grep -q '^Boot HART ID *: 0$' "$log"
 check "OpenSBI boots on the CVA6 with its boot hart's ID (0, not 65536)" [ $? = 0 ]
-passed=$(sed -n 's/^# \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$log")
-# every check the program counted printed its line (the console lost none)
-lines=$(grep -cE '^(not )?ok - ' "$log")
-[ -z "$passed" ] || [ "$lines" = $((${passed% *} + ${passed#* })) ] ||
-	not_ok "the console shows all of the program's checks ($lines lines for ${passed% *} passed and ${passed#* } failed)"
-good=0
-[ "$rc" = 0 ] && [ -n "$passed" ] && [ "${passed#* }" = 0 ] && good=1
-check "the program ran to its end and exited with status 0 (run-rtl: $rc; passed, failed: ${passed:-none})" \
-	[ "$good" = 1 ]
+program_ended "$log" ""
 
 # CVA6 v4.2.0, the paper's generation: fourteen hard-wired counters, no
 # mhpmevent, no mcountinhibit, no counter S-mode reads.  OpenSBI v1.9
@@ -171,21 +186,12 @@ rtl_run cva6-v4.2 cva6-v42-opensbi-srst "$TOP/build/rtl-cva6/rtl-srst.elf" "$v42
 	--firmware opensbi --max-cycles 8000000
 check "v4.2.0: OpenSBI v1.9 with the upstream fixes boots and ends on the program's SBI reset for a failure (run-rtl: $rc)" \
 	[ "$rc" = 1 ]
-check "v4.2.0: the program's SBI debug console line is printed before the run ends" \
-	grep -qx 'rtl-srst: written through the SBI debug console' "$v42_srst_log"
+srst_line "$v42_srst_log" "v4.2.0: "
 
 start=$SECONDS
 rtl_run cva6-v4.2 cva6-v42-hpm "$v42_elf" "$v42_log"
-grep -E '^(not )?ok - ' "$v42_log" | sed 's/^\(\(not \)\{0,1\}ok - \)/\1v4.2.0: /'
-grep -vE '^(not )?ok - ' "$v42_log" | grep -E '^# |^run-rtl' | sed 's/^# //; s/^/# /'
+program_report "$v42_log" "v4.2.0: "
 diag "$((SECONDS - start)) s for the v4.2.0 run (log: build/rtl-cva6/last-run-v42.log)"
 grep -q '^Boot HART ID *: 0$' "$v42_log"
 check "OpenSBI boots on CVA6 v4.2.0 (its counters have no mhpmevent)" [ $? = 0 ]
-passed=$(sed -n 's/^# \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$v42_log")
-lines=$(grep -cE '^(not )?ok - ' "$v42_log")
-[ -z "$passed" ] || [ "$lines" = $((${passed% *} + ${passed#* })) ] ||
-	not_ok "v4.2.0: the console shows all of the program's checks ($lines lines for ${passed% *} passed and ${passed#* } failed)"
-good=0
-[ "$rc" = 0 ] && [ -n "$passed" ] && [ "${passed#* }" = 0 ] && good=1
-check "v4.2.0: the program ran to its end and exited with status 0 (run-rtl: $rc; passed, failed: ${passed:-none})" \
-	[ "$good" = 1 ]
+program_ended "$v42_log" "v4.2.0: "
