@@ -7,7 +7,7 @@
 # perf runs in it.  On Debian's OpenSBI 1.5.1 (no HPM extension) the SBI
 # PMU driver serves perf; on virt-sscofpmf (a hart with Sscofpmf and
 # Smcntrpmf) the HPM driver samples.  On a profile with another core's
-# ids dmesg says QEMU stands in for it (2-hpm/0030, QEMU only).
+# ids dmesg says QEMU stands in for it (2-hpm/0031, QEMU only).
 # Also on Linux 6.12.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
