@@ -35,6 +35,7 @@
  *                                        1 exception, 1 exception return
  *                                        (the firmware's own instructions
  *                                        during the call: not predicted)
+ *   wdtlb    ld (a page each, Sv39); add L (add and addi may pair)
  * plus, in every loop, 1 integer (addi) and 1 branch (bnez).
  *
  * wicache is no loop: after a fence.i, which empties the I-cache, it
@@ -118,6 +119,20 @@ END_WORKLOAD
 WORKLOAD wecall, "li a7, 0x10", "li a6, 0"	/* BASE get_spec_version */
 	ecall
 	sd	t4, 16(t4)
+END_WORKLOAD
+
+/*
+ * With Sv39 on (counts.c's paging()): after an sfence.vma, which empties
+ * the TLBs, each iteration loads from a 4 KiB page of its own at
+ * 0xC0000000 + i * 4096, a page-table walk each.  The RTL counts at most
+ * one of them as a DTLB miss: cva6_shared_tlb.sv raises dtlb_miss_o only
+ * in a cycle where the DTLB lookup misses and the walker's miss signal is
+ * set, which comes a cycle after the lookup (cva6_ptw.sv); the fetch
+ * still asks then (ITLB misses count), the load unit almost never does.
+ */
+WORKLOAD wdtlb, "sfence.vma; li t0, 0xC0000000", "lui t6, 1"
+	ld	t1, 0(t0)
+	add	t0, t0, t6
 END_WORKLOAD
 
 /* I-cache lines (16 bytes: IcacheLineWidth 128) of wicache's block. */
